@@ -1,0 +1,229 @@
+# grundy-lab: the lab, its reference solution, its tests and its grader.
+#
+# Student targets:  make test | test-task0 | test-task1 | test-task2 | memcheck | coverage
+# Staff targets:    make deps | all | check | demo | handouts | clean
+#
+# IMPL picks the solution under test: `student` (default), `reference`, or
+# any directory holding grundy_position.c and grundy_solver.c (for example
+# a fixture: make test IMPL=tests/fixtures/unmemoized). SAN=1 builds with
+# AddressSanitizer and UndefinedBehaviorSanitizer.
+
+IMPL ?= student
+SAN ?=
+
+CC ?= gcc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+
+IMPL_NAME := $(subst /,_,$(patsubst %/,%,$(IMPL)))
+BUILD := build/$(IMPL_NAME)$(if $(SAN),-san)
+
+, := ,
+SANITIZE := $(if $(SAN),-fsanitize=address$(,)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+BASE_CFLAGS := -std=c11 -g -O2 -D_POSIX_C_SOURCE=200809L $(SANITIZE)
+# The project's own code must be warning-free. A student's code gets the
+# same warnings, but a warning must not stop them from seeing test results.
+STRICT := -Wall -Wextra -Werror
+IMPL_WARN := $(if $(filter reference,$(IMPL)),$(STRICT),-Wall -Wextra)
+INCLUDES := -Istudent -Ireference/oracle -Itests/support
+
+GIVEN_SRC := student/grundy_given.c student/memo_table.c student/lab_todo.c
+ORACLE_SRC := $(wildcard reference/oracle/*.c)
+SUPPORT_SRC := $(wildcard tests/support/*.c)
+IMPL_SRC := $(IMPL)/grundy_position.c $(IMPL)/grundy_solver.c
+TASKS := task0 task1 task2
+
+GIVEN_OBJ := $(patsubst %.c,$(BUILD)/given/%.o,$(notdir $(GIVEN_SRC)))
+ORACLE_OBJ := $(patsubst %.c,$(BUILD)/oracle/%.o,$(notdir $(ORACLE_SRC)))
+SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/support/%.o,$(notdir $(SUPPORT_SRC)))
+IMPL_OBJ := $(BUILD)/impl/grundy_position.o $(BUILD)/impl/grundy_solver.o
+RUNNERS := $(TASKS:%=$(BUILD)/test_%)
+
+# Each runner wraps what its checks observe: every allocation (leak checks
+# as assertions) and, for Task 2, every call to grundy_get_moves (the
+# memoization check). See tests/support/*.h.
+WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
+LDLIBS_TEST := -lcriterion
+
+# Criterion's own flags for the runners; one test process per core.
+CRITERION_FLAGS ?=
+
+.PHONY: all test $(TASKS:%=test-%) memcheck coverage check demo deps handouts clean
+.DEFAULT_GOAL := all
+
+all: bin/grundy $(RUNNERS)
+
+# ---- building ---------------------------------------------------------------
+
+$(BUILD)/given/%.o: student/%.c student/grundy.h | $(BUILD)/given
+	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
+
+$(BUILD)/oracle/%.o: reference/oracle/%.c reference/oracle/oracle.h | $(BUILD)/oracle
+	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
+
+$(BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) student/grundy.h | $(BUILD)/support
+	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
+
+$(BUILD)/impl/%.o: $(IMPL)/%.c student/grundy.h | $(BUILD)/impl
+	$(CC) $(BASE_CFLAGS) $(IMPL_WARN) $(INCLUDES) -c $< -o $@
+
+$(BUILD)/lab/%.o: tests/lab/%.c $(wildcard tests/support/*.h) | $(BUILD)/lab
+	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
+
+$(BUILD)/liboracle.a: $(ORACLE_OBJ)
+	$(AR) rcs $@ $^
+
+COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(BUILD)/support/lab_support.o \
+                   $(BUILD)/support/lab_report.o $(BUILD)/support/alloc_tracker.o
+
+$(BUILD)/test_task0: $(BUILD)/lab/test_task0.o $(COMMON_TEST_OBJ) $(BUILD)/liboracle.a
+	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(LDLIBS_TEST)
+
+$(BUILD)/test_task1: $(BUILD)/lab/test_task1.o $(COMMON_TEST_OBJ) $(BUILD)/liboracle.a
+	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(LDLIBS_TEST)
+
+$(BUILD)/test_task2: $(BUILD)/lab/test_task2.o $(COMMON_TEST_OBJ) \
+                     $(BUILD)/support/expansion_counter.o $(BUILD)/support/calibration_solver.o \
+                     $(BUILD)/support/timed_run.o $(BUILD)/liboracle.a
+	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
+
+bin/grundy: reference/cli/grundy_cli.c $(ORACLE_SRC) reference/oracle/oracle.h | bin
+	$(CC) -std=c11 -O2 -D_POSIX_C_SOURCE=200809L $(STRICT) -Ireference/oracle \
+	    reference/cli/grundy_cli.c $(ORACLE_SRC) -o $@
+
+$(BUILD)/test_oracle: tests/selftest/test_oracle.c $(BUILD)/liboracle.a | $(BUILD)
+	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) $^ -o $@ $(LDLIBS_TEST)
+
+$(BUILD) $(BUILD)/given $(BUILD)/oracle $(BUILD)/support $(BUILD)/impl $(BUILD)/lab bin:
+	@mkdir -p $@
+
+# ---- student targets ----------------------------------------------------------
+
+# Runs every task's suite (a failing task does not stop the others), then
+# prints the per-task summary; fails if any test failed.
+test: $(RUNNERS)
+	@tests/run-suites $(BUILD) $(TASKS) -- $(CRITERION_FLAGS)
+
+$(TASKS:%=test-%): test-%: $(BUILD)/test_%
+	@tests/run-suites $(BUILD) $* -- $(CRITERION_FLAGS)
+
+# The suites under valgrind. Timing checks are skipped (valgrind slows
+# everything down 20-50x); leaks and invalid accesses fail the run.
+memcheck: $(RUNNERS)
+	@LAB_SKIP_TIMING=1 tests/run-suites --valgrind $(BUILD) $(TASKS) -- $(CRITERION_FLAGS)
+
+# Line and branch coverage of the two solution files, as HTML. Built apart
+# (no optimisation, gcov instrumentation) so it never mixes with `make test`.
+COVERAGE_BUILD := build/coverage$(if $(filter student,$(IMPL)),,-$(IMPL_NAME))
+coverage:
+	@rm -rf $(COVERAGE_BUILD)
+	@$(MAKE) --no-print-directory IMPL=$(IMPL) BUILD=$(COVERAGE_BUILD) \
+	    BASE_CFLAGS="-std=c11 -g -O0 -D_POSIX_C_SOURCE=200809L --coverage" \
+	    $(TASKS:%=$(COVERAGE_BUILD)/test_%) >/dev/null
+	@tests/run-suites $(COVERAGE_BUILD) $(TASKS) -- $(CRITERION_FLAGS) >$(COVERAGE_BUILD)/tests.log 2>&1 || true
+	@gcovr --root . --filter '$(IMPL)/grundy_(position|solver)\.c' \
+	    --html-details $(COVERAGE_BUILD)/index.html --print-summary $(COVERAGE_BUILD)/impl
+	@echo "coverage report: $(COVERAGE_BUILD)/index.html (test output: $(COVERAGE_BUILD)/tests.log)"
+
+# ---- the grader's harness -----------------------------------------------------
+# Everything trusted that grader/grade links with a submission, built once
+# and reused for every submission: given code, the reference solution, test
+# support, the suites (public and hidden) compiled with this build's exit
+# sentinel, the grader's report hook, and the timing probe. See grader/.
+
+GRADER_BUILD := build/grader
+GRADER_SENTINEL_FILE := $(GRADER_BUILD)/sentinel
+HIDDEN_SRC := $(wildcard tests/hidden/test_hidden_task*.c)
+GRADER_SUITES := $(patsubst tests/lab/%.c,$(GRADER_BUILD)/suites/%.o,$(wildcard tests/lab/test_task*.c)) \
+                 $(patsubst tests/hidden/%.c,$(GRADER_BUILD)/suites/%.o,$(HIDDEN_SRC))
+GRADER_OBJ := $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
+              $(GRADER_BUILD)/reference/grundy_position.o $(GRADER_BUILD)/reference/grundy_solver.o \
+              $(SUPPORT_SRC:tests/support/%.c=$(GRADER_BUILD)/support/%.o) \
+              $(GRADER_BUILD)/runner/grader_report.o $(GRADER_BUILD)/runner/timing_probe.o \
+              $(GRADER_BUILD)/runner/gcov_on_crash.o $(GRADER_BUILD)/liboracle.a $(GRADER_SUITES)
+GRADER_CFLAGS := -std=c11 -g -O2 -D_POSIX_C_SOURCE=200809L $(STRICT) $(INCLUDES)
+
+GRADER_LINK := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
+               -Wl,--wrap=grundy_get_moves -lcriterion -ljansson
+
+.PHONY: grader-harness
+grader-harness: $(GRADER_OBJ) $(GRADER_BUILD)/tests.txt
+
+# The reference linked like a submission: its runners list every graded
+# test, so a test missing from a submission's run is noticed.
+$(GRADER_BUILD)/reference-runner-%: $(GRADER_BUILD)/suites/test_%.o $(GRADER_OBJ)
+	$(CC) $(filter $(GRADER_BUILD)/suites/test_$*.o $(GRADER_BUILD)/suites/test_hidden_$*.o,$(GRADER_SUITES)) \
+	    $(filter-out $(GRADER_BUILD)/suites/% $(GRADER_BUILD)/runner/timing_probe.o $(GRADER_BUILD)/runner/gcov_on_crash.o,$(GRADER_OBJ)) \
+	    -o $@ $(GRADER_LINK)
+$(GRADER_BUILD)/tests.txt: $(TASKS:%=$(GRADER_BUILD)/reference-runner-%)
+	@for runner in $^; do $$runner --list; done | awk '/^[a-z0-9_]+: [0-9]+ tests?$$/ {suite=$$1; sub(":","",suite); next} \
+	    {name=$$NF; if (suite != "") print suite "::" name}' > $@.tmp && mv $@.tmp $@
+
+# A number (3..250) drawn once per harness build: a submission cannot know
+# which exit status ends a test.
+$(GRADER_SENTINEL_FILE):
+	@mkdir -p $(@D)
+	@echo $$(( $$(od -An -N2 -tu2 /dev/urandom) % 248 + 3 )) > $@
+
+$(GRADER_BUILD)/given/%.o: student/%.c student/grundy.h
+	@mkdir -p $(@D)
+	$(CC) $(GRADER_CFLAGS) -c $< -o $@
+$(GRADER_BUILD)/reference/%.o: reference/%.c student/grundy.h
+	@mkdir -p $(@D)
+	$(CC) $(GRADER_CFLAGS) -c $< -o $@
+$(GRADER_BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) student/grundy.h
+	@mkdir -p $(@D)
+	$(CC) $(GRADER_CFLAGS) -c $< -o $@
+$(GRADER_BUILD)/runner/%.o: grader/runner/%.c
+	@mkdir -p $(@D)
+	$(CC) $(GRADER_CFLAGS) -c $< -o $@
+$(GRADER_BUILD)/oracle/%.o: reference/oracle/%.c reference/oracle/oracle.h
+	@mkdir -p $(@D)
+	$(CC) $(GRADER_CFLAGS) -c $< -o $@
+$(GRADER_BUILD)/liboracle.a: $(ORACLE_SRC:reference/oracle/%.c=$(GRADER_BUILD)/oracle/%.o)
+	$(AR) rcs $@ $^
+$(GRADER_BUILD)/suites/%.o: tests/lab/%.c $(wildcard tests/support/*.h) $(GRADER_SENTINEL_FILE)
+	@mkdir -p $(@D)
+	$(CC) $(GRADER_CFLAGS) -DLAB_EXIT_SENTINEL=$$(cat $(GRADER_SENTINEL_FILE)) -c $< -o $@
+$(GRADER_BUILD)/suites/%.o: tests/hidden/%.c $(wildcard tests/support/*.h tests/hidden/*.h) $(GRADER_SENTINEL_FILE)
+	@mkdir -p $(@D)
+	$(CC) $(GRADER_CFLAGS) -DLAB_EXIT_SENTINEL=$$(cat $(GRADER_SENTINEL_FILE)) -c $< -o $@
+# ---- staff targets ------------------------------------------------------------
+
+# The project's own test suite: see tests/check.
+check:
+	@tests/check
+
+deps:
+	@grader/install-deps
+
+handouts: build/handouts/grundy-lab.html
+
+build/handouts/grundy-lab.html: handouts/grundy-lab.md handouts/handout.css
+	@mkdir -p build/handouts
+	@cp handouts/handout.css build/handouts/
+	pandoc --standalone --toc --css handout.css -o $@.tmp \
+	    --from markdown --to html5 $< && mv $@.tmp $@
+
+demo:
+	@grader/demo
+
+# ---- course operations (see README.md, "For instructors") ----------------------
+
+.PHONY: release gradescope check-browser check-ci
+# dist/student/: what students clone (no reference, no hidden tests, no grader).
+release: all
+	@grader/make-release dist/student
+# dist/autograder.zip: Gradescope's setup.sh and run_autograder around the grader.
+gradescope: grader-harness
+	@grader/make-gradescope dist/autograder.zip
+# The class report in a real headless browser: it renders, charts show, links resolve.
+check-browser:
+	@tests/ops/check-browser
+# The GitLab CI templates, run for real with gitlab-ci-local in shell mode.
+check-ci:
+	@tests/ops/check-ci
+
+clean:
+	rm -rf build bin

@@ -1,0 +1,218 @@
+/*
+ * test_task2.c - Task 2: memoization.
+ *
+ * Two kinds of check. Counting: the runner wraps grundy_get_moves (see
+ * expansion_counter.h), so "each position is expanded at most once" and
+ * "a repeated question costs at most one expansion" are exact, whatever
+ * the machine. Timing: the student's solver runs the timed heaps in a
+ * child process whose CPU budget is a multiple of a calibration solver's
+ * time on the same heap, measured in the same run (see timed_run.h and
+ * calibration_solver.h). An unmemoized solver expands hundreds of
+ * thousands of positions where the bound is a few hundred, and would need
+ * hours on the timed heaps.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_tracker.h"
+#include "calibration_solver.h"
+#include "expansion_counter.h"
+#include "lab_support.h"
+#include "oracle.h"
+#include "timed_run.h"
+
+TestSuite(task2, .description = "Task 2: memoization", .timeout = 120);
+
+/* The heaps the timing checks solve, and the budget: see the handout,
+ * section "How Task 2 is checked", for why these numbers. */
+static const int TIMED_HEAPS[] = {45, 50};
+enum { BUDGET_RATIO = 40 };
+/* The calibration solver is repeated until it has run this long, so the
+ * budget is never below the resolution of the clocks involved. */
+static const double MIN_CALIBRATION_SECONDS = 0.05;
+
+/* Solves `heap` from a cold memo and returns the expansions it took. */
+static uint64_t cold_expansions(int heap, bool ask_p)
+{
+    grundy_memo_clear();
+    grundy_position *p = lab_build(&heap, 1);
+    expansions_reset();
+    bool is_p = ask_p ? grundy_is_p_position(p) : !grundy_is_n_position(p);
+    uint64_t used = expansions();
+    LAB_EXPECT(is_p == oracle_is_p(&heap, 1), SECTION_SOLVER,
+               "{%d=1} is an %s-position, the solver answered %s", heap,
+               oracle_is_p(&heap, 1) ? "P" : "N", is_p ? "P" : "N");
+    grundy_free(p);
+    return used;
+}
+
+LAB_TEST(task2, each_position_expanded_at_most_once)
+{
+    for (int heap = 12; heap <= 20; heap += 4) {
+        /* Every reachable position with a move, plus {} for a solver that
+         * asks for the (empty) moves of a terminal position. */
+        uint64_t bound = oracle_count_reachable_nonterminal(&heap, 1) + 1;
+        uint64_t used = cold_expansions(heap, true);
+        LAB_EXPECT(used <= bound, SECTION_MEMO,
+                   "grundy_is_p_position({%d=1}) from an empty memo called grundy_get_moves %llu "
+                   "times, but only %llu distinct positions are reachable (counting {}); a memoized "
+                   "solver expands each at most once",
+                   heap, (unsigned long long)used, (unsigned long long)bound);
+        LAB_EXPECT(used >= 1, SECTION_MEMO,
+                   "grundy_is_p_position({%d=1}) from an empty memo never called grundy_get_moves; "
+                   "the solver must find moves with grundy_get_moves",
+                   heap);
+    }
+}
+
+LAB_TEST(task2, memo_fills_up)
+{
+    int heap = 20;
+    (void)cold_expansions(heap, true);
+    size_t size = grundy_memo_size();
+    size_t reachable = oracle_count_reachable_nonterminal(&heap, 1) + 1; /* + the empty position */
+    LAB_EXPECT(size >= 1 && size <= reachable, SECTION_MEMO,
+               "after solving {20=1} from an empty memo, grundy_memo_size() is %zu; expected "
+               "between 1 and %zu (the number of distinct reachable positions)",
+               size, reachable);
+}
+
+/* After one question about `heap`, the other (or the same) one must come
+ * from the memo. */
+static void expect_cheap_second_question(int heap, bool first_p, bool second_p)
+{
+    (void)cold_expansions(heap, first_p);
+    grundy_position *p = lab_build(&heap, 1);
+    expansions_reset();
+    bool answer = second_p ? grundy_is_p_position(p) : grundy_is_n_position(p);
+    uint64_t used = expansions();
+    bool expected = second_p ? oracle_is_p(&heap, 1) : !oracle_is_p(&heap, 1);
+    LAB_EXPECT(answer == expected, SECTION_SOLVER, "grundy_is_%s_position({%d=1}) returned %s",
+               second_p ? "p" : "n", heap, answer ? "true" : "false");
+    LAB_EXPECT(used <= 1, SECTION_MEMO,
+               "after grundy_is_%s_position({%d=1}), asking grundy_is_%s_position({%d=1}) called "
+               "grundy_get_moves %llu times; with one memo shared by both questions it needs at "
+               "most 1",
+               first_p ? "p" : "n", heap, second_p ? "p" : "n", heap, (unsigned long long)used);
+    grundy_free(p);
+}
+
+LAB_TEST(task2, repeated_question_uses_the_memo)
+{
+    expect_cheap_second_question(20, true, true);
+    expect_cheap_second_question(21, false, false);
+}
+
+LAB_TEST(task2, memo_shared_by_p_and_n)
+{
+    expect_cheap_second_question(20, true, false);
+    expect_cheap_second_question(22, false, true);
+    expect_cheap_second_question(23, true, false);
+}
+
+LAB_TEST(task2, clear_empties_the_memo)
+{
+    int heap = 18;
+    (void)cold_expansions(heap, true);
+    grundy_memo_clear();
+    LAB_EXPECT(grundy_memo_size() == 0, SECTION_MEMO,
+               "grundy_memo_size() is %zu right after grundy_memo_clear(); expected 0",
+               grundy_memo_size());
+    grundy_memo_clear(); /* clearing an empty memo must be safe too */
+    grundy_position *p = lab_build(&heap, 1);
+    expansions_reset();
+    (void)grundy_is_p_position(p);
+    LAB_EXPECT(expansions() >= 1, SECTION_MEMO,
+               "after grundy_memo_clear(), solving {18=1} again called grundy_get_moves %llu "
+               "times; a cleared memo must start cold",
+               (unsigned long long)expansions());
+    grundy_free(p);
+}
+
+LAB_TEST(task2, clear_frees_everything)
+{
+    int heap = 16;
+    (void)oracle_is_p(&heap, 1); /* the oracle caches a table: let it allocate now */
+    grundy_memo_clear();
+    size_t before = alloc_live_blocks();
+    (void)cold_expansions(heap, true); /* also checks the answer */
+    LAB_EXPECT(grundy_memo_size() >= 1, SECTION_MEMO,
+               "after solving {16=1}, grundy_memo_size() is 0: nothing was memoized");
+    grundy_memo_clear();
+    size_t after = alloc_live_blocks();
+    LAB_EXPECT(after == before, SECTION_MEMO,
+               "%zu heap block(s) are still allocated after solving {16=1}, freeing it and calling "
+               "grundy_memo_clear(); free every key and the table (run `make memcheck` to see "
+               "where they were allocated)",
+               after - before);
+}
+
+/* CPU seconds the calibration solver needs for `heap`, averaged over
+ * enough repetitions to be measurable. */
+static double calibrate(int heap, bool *is_p)
+{
+    int runs = 0;
+    double start = cpu_seconds(), elapsed;
+    do {
+        *is_p = calibration_is_p(heap);
+        runs++;
+        elapsed = cpu_seconds() - start;
+    } while (elapsed < MIN_CALIBRATION_SECONDS);
+    return elapsed / runs;
+}
+
+static void expect_fast(const int *heaps, size_t n, double calibration)
+{
+    const char *text = lab_heaps_text(heaps, n);
+    /* The same calls the child makes, here first: a stub or a broken
+     * Task 0 is then reported as such rather than as a crash. */
+    grundy_memo_clear();
+    grundy_free(lab_build(heaps, n));
+    double budget = BUDGET_RATIO * calibration;
+    if (budget < MIN_CALIBRATION_SECONDS)
+        budget = MIN_CALIBRATION_SECONDS;
+    timed_result r = timed_is_p(heaps, n, budget);
+    LAB_EXPECT(r.outcome != TIMED_CRASHED || r.signal == 0, SECTION_MEMO,
+               "solving %s from an empty memo crashed with signal %d (%s); run `make memcheck`",
+               text, r.signal, strsignal(r.signal));
+    LAB_EXPECT(r.outcome != TIMED_CRASHED, SECTION_MEMO,
+               "solving %s from an empty memo ended the process with exit status %d instead of "
+               "returning an answer",
+               text, r.exit_status);
+    LAB_EXPECT(r.outcome == TIMED_ANSWERED, SECTION_TIMING,
+               "solving %s from an empty memo did not finish within its CPU budget of %.3f s "
+               "(%d x the calibration solver's %.4f s on the same machine); is every answer "
+               "remembered, by both grundy_is_p_position and grundy_is_n_position?",
+               text, budget, BUDGET_RATIO, calibration);
+    bool expected = oracle_is_p(heaps, n);
+    LAB_EXPECT(r.is_p == expected, SECTION_SOLVER, "grundy_is_p_position(%s) returned %s; it is an %s-position",
+               text, r.is_p ? "true" : "false", expected ? "P" : "N");
+    cr_log_info("%s: %.4f s CPU, budget %.3f s (%.1f%% of it)", text, r.cpu_seconds, budget,
+                100 * r.cpu_seconds / budget);
+}
+
+LAB_TEST(task2, large_single_heaps_are_fast)
+{
+    if (getenv("LAB_SKIP_TIMING") != NULL)
+        LAB_SKIP("timing checks are skipped (LAB_SKIP_TIMING is set)");
+    for (size_t i = 0; i < sizeof TIMED_HEAPS / sizeof *TIMED_HEAPS; i++) {
+        bool calibration_p;
+        double calibration = calibrate(TIMED_HEAPS[i], &calibration_p);
+        cr_assert(calibration_p == oracle_is_p(&TIMED_HEAPS[i], 1),
+                  "internal error: the calibration solver disagrees with the oracle on heap %d",
+                  TIMED_HEAPS[i]);
+        expect_fast(&TIMED_HEAPS[i], 1, calibration);
+    }
+}
+
+LAB_TEST(task2, large_multi_heap_positions_are_fast)
+{
+    if (getenv("LAB_SKIP_TIMING") != NULL)
+        LAB_SKIP("timing checks are skipped (LAB_SKIP_TIMING is set)");
+    /* Budgeted against the calibration of the largest timed heap: these
+     * positions take the reference a fraction of that heap's time. */
+    bool calibration_p;
+    double calibration = calibrate(TIMED_HEAPS[1], &calibration_p);
+    expect_fast(LAB_HEAPS(20, 23), calibration);
+    expect_fast(LAB_HEAPS(12, 13, 14), calibration);
+}

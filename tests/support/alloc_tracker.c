@@ -1,0 +1,136 @@
+/*
+ * alloc_tracker.c - the malloc family wrappers behind alloc_tracker.h.
+ *
+ * Live pointers sit in an open-addressing set with tombstones, whose own
+ * storage comes from __real_malloc so the tracker never tracks itself.
+ * They are stored disguised (XORed with a mask): otherwise valgrind would
+ * find them in the set and call every leaked block "still reachable".
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_tracker.h"
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+void *__real_realloc(void *block, size_t size);
+void __real_free(void *block);
+
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t count, size_t size);
+void *__wrap_realloc(void *block, size_t size);
+void __wrap_free(void *block);
+
+typedef uintptr_t disguised;
+#define EMPTY ((disguised)0)
+#define TOMBSTONE ((disguised)1)
+#define MASK ((disguised)0xa5a5a5a5a5a5a5a5u)
+
+static disguised disguise(const void *block)
+{
+    return (disguised)block ^ MASK;
+}
+
+static disguised *slots;
+static size_t capacity; /* a power of two, or 0 before the first block */
+static size_t used;     /* live pointers plus tombstones */
+static size_t live;
+
+static size_t slot_of(const void *block)
+{
+    uint64_t x = (uint64_t)(uintptr_t)block;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdu;
+    x ^= x >> 33;
+    return (size_t)x & (capacity - 1);
+}
+
+static void insert(void *block);
+
+static void rebuild(size_t new_capacity)
+{
+    disguised *old = slots;
+    size_t old_capacity = capacity;
+    slots = __real_calloc(new_capacity, sizeof *slots);
+    if (slots == NULL) {
+        fputs("alloc_tracker: out of memory\n", stderr);
+        abort();
+    }
+    capacity = new_capacity;
+    used = live = 0;
+    for (size_t i = 0; i < old_capacity; i++) {
+        if (old[i] != EMPTY && old[i] != TOMBSTONE)
+            insert((void *)(old[i] ^ MASK));
+    }
+    __real_free(old);
+}
+
+static void insert(void *block)
+{
+    if (2 * (used + 1) > capacity)
+        rebuild(capacity ? (live * 4 > capacity ? capacity * 2 : capacity) : 1024);
+    size_t i = slot_of(block);
+    while (slots[i] != EMPTY && slots[i] != TOMBSTONE)
+        i = (i + 1) & (capacity - 1);
+    if (slots[i] == EMPTY)
+        used++;
+    slots[i] = disguise(block);
+    live++;
+}
+
+/* True if `block` was live (and now is not). */
+static int forget(void *block)
+{
+    if (capacity == 0)
+        return 0;
+    for (size_t i = slot_of(block); slots[i] != EMPTY; i = (i + 1) & (capacity - 1)) {
+        if (slots[i] == disguise(block)) {
+            slots[i] = TOMBSTONE;
+            live--;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void *__wrap_malloc(size_t size)
+{
+    void *block = __real_malloc(size);
+    if (block != NULL)
+        insert(block);
+    return block;
+}
+
+void *__wrap_calloc(size_t count, size_t size)
+{
+    void *block = __real_calloc(count, size);
+    if (block != NULL)
+        insert(block);
+    return block;
+}
+
+void *__wrap_realloc(void *block, size_t size)
+{
+    void *moved = __real_realloc(block, size);
+    if (moved == NULL && size != 0)
+        return NULL; /* the old block is still live */
+    if (block != NULL)
+        forget(block);
+    if (moved != NULL)
+        insert(moved);
+    return moved;
+}
+
+void __wrap_free(void *block)
+{
+    if (block != NULL)
+        forget(block);
+    __real_free(block);
+}
+
+size_t alloc_live_blocks(void)
+{
+    return live;
+}
