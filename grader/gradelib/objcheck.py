@@ -1,0 +1,121 @@
+"""Checks a submission's object file before it is linked with the harness.
+
+A submission is compiled C, linked into the same programs as the tests and
+the grader's report hook, so it could try to run code before or after the
+tests (constructors, destructors), register Criterion tests or report hooks,
+interpose on functions the harness uses, or reach the system directly. The
+checks, each reported to the student by name:
+
+- sections: no .init_array/.fini_array/.ctors/.dtors/.preinit_array, no
+  Criterion sections (cr_*), no .text.startup/.text.exit constructors;
+- undefined symbols: only the lab's API and given helpers, and libc's
+  memory, string, math and print functions (ALLOWED below); in particular
+  no exit, fork, exec*, system, signal, dlopen, open/fopen, socket, syscall;
+- instructions: no raw system calls (syscall, sysenter, int 0x80);
+- defined symbols: every global outside the API is made local (objcopy
+  --keep-global-symbol), so it cannot interpose on the harness or the oracle.
+"""
+
+import re
+import subprocess
+
+API = {
+    "grundy_new", "grundy_copy", "grundy_free", "grundy_count", "grundy_add_heap",
+    "grundy_remove_heap", "grundy_equals", "grundy_hash", "grundy_get_moves",
+    "grundy_is_terminal", "grundy_is_p_position", "grundy_is_n_position",
+    "grundy_memo_clear", "grundy_memo_size",
+}
+GIVEN = {
+    "position_list_new", "position_list_push", "position_list_free", "grundy_to_string",
+    "memo_table_new", "memo_table_free", "memo_table_get", "memo_table_put",
+    "memo_table_size", "memo_table_clear", "lab_not_implemented",
+}
+LIBC = {
+    # memory
+    "malloc", "calloc", "realloc", "free", "reallocarray",
+    "memcpy", "memmove", "memset", "memcmp", "memchr",
+    # strings
+    "strlen", "strnlen", "strcmp", "strncmp", "strcpy", "strncpy", "strcat", "strncat",
+    "strchr", "strrchr", "strstr", "strdup", "strndup", "strspn", "strcspn",
+    "strtol", "strtoul", "strtoll", "strtoull", "atoi", "atol",
+    # printing (to the test's own output, which the grader caps)
+    "printf", "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsprintf",
+    "vsnprintf", "puts", "fputs", "putchar", "fputc", "putc", "fwrite", "fflush",
+    "stdout", "stderr",
+    # maths and algorithms
+    "abs", "labs", "llabs", "qsort", "bsearch",
+    "sqrt", "pow", "log", "log2", "exp", "floor", "ceil", "fabs", "fmin", "fmax",
+    # what compilers emit on their own
+    "__stack_chk_fail", "__assert_fail", "abort",
+    "__printf_chk", "__fprintf_chk", "__sprintf_chk", "__snprintf_chk", "__vfprintf_chk",
+    "__vsnprintf_chk", "__memcpy_chk", "__memmove_chk", "__memset_chk", "__strcpy_chk",
+    "__strcat_chk", "__strncpy_chk", "__strncat_chk",
+    "_GLOBAL_OFFSET_TABLE_",
+}
+ALLOWED = API | GIVEN | LIBC
+
+FORBIDDEN_SECTIONS = [
+    (re.compile(r"^\.(init_array|fini_array|preinit_array|ctors|dtors)(\.|$)"),
+     "runs code before or after the tests (a constructor or destructor)"),
+    (re.compile(r"^\.text\.(startup|exit)"), "holds constructor or destructor code"),
+    (re.compile(r"^\.?cr_|criterion"), "registers Criterion tests or report hooks"),
+]
+SYSCALL = re.compile(r"\b(syscall|sysenter|int\s+\$0x80)\b")
+
+
+def _tool(argv):
+    return subprocess.run(argv, capture_output=True, text=True, check=False)
+
+
+def sections(obj):
+    out = _tool(["objdump", "-h", obj]).stdout
+    names = []
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) >= 7 and fields[0].isdigit():
+            names.append(fields[1])
+    return names
+
+
+def symbols(obj):
+    """(undefined, defined globals) of an object file."""
+    out = _tool(["nm", "-P", obj]).stdout
+    undefined, defined = set(), set()
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) < 2:
+            continue
+        name, kind = fields[0], fields[1]
+        if kind in ("U", "w", "v"):
+            undefined.add(name)
+        elif kind.isupper():
+            defined.add(name)
+    return undefined, defined
+
+
+def check(obj, source_name):
+    """Problems that forbid linking this object, each a sentence for the student."""
+    problems = []
+    for name in sections(obj):
+        for pattern, why in FORBIDDEN_SECTIONS:
+            if pattern.search(name):
+                problems.append(f"{source_name}: section {name} {why}; this is not allowed")
+    undefined, _ = symbols(obj)
+    for name in sorted(undefined - ALLOWED):
+        problems.append(f"{source_name}: calls {name}(), which a submission may not use "
+                        "(allowed: the lab's API and given helpers, and libc's memory, string, "
+                        "math and print functions)")
+    disassembly = _tool(["objdump", "-d", "--no-show-raw-insn", obj]).stdout
+    if SYSCALL.search(disassembly):
+        problems.append(f"{source_name}: contains a raw system call instruction; this is not allowed")
+    return problems
+
+
+def localize(obj, out_obj):
+    """Copies obj to out_obj with every global outside the API made local."""
+    _, defined = symbols(obj)
+    argv = ["objcopy"]
+    for name in sorted(defined - API):
+        argv += ["--localize-symbol", name]
+    result = _tool(argv + [obj, out_obj])
+    return result.returncode == 0, result.stderr

@@ -1,0 +1,650 @@
+"""Reports of one grading run: Gradescope results.json, JUnit XML, feedback.
+
+The grader core builds a result dict per submission (the result model:
+submission, started, seed, sandbox, hidden_visibility, phases,
+execution_time, notes, builds, tests, timing, memory, coverage, score,
+max_score). write_reports(result, out_dir) turns it into four files:
+
+  results.json   Gradescope's autograder results format
+                 (https://gradescope-autograders.readthedocs.io/en/latest/specs/);
+                 grader/validate-results checks it against
+                 grader/schema/gradescope-results.schema.json.
+  junit.xml      JUnit XML as GitLab's unit test report reads it: one
+                 <testsuite> per task, <testcase classname="grundy.taskN">.
+  feedback.md    what the student reads: score, notes, build problems, each
+  feedback.html  failing test with its message, timing, valgrind findings,
+                 coverage, and the run's seed and sandbox mode.
+
+Trust: any string in the result may come from the submission (messages,
+compiler output, valgrind stacks). Each one is cleaned (terminal escape
+sequences and characters XML 1.0 forbids are removed), capped, and escaped
+for the format it goes into. The HTML has no script, links nothing outside
+the output directory, and forbids scripts by its Content-Security-Policy.
+
+Hidden tests: unless result["hidden_visibility"] is "visible", the files
+students read directly (feedback, junit.xml, the summary in results.json)
+show a hidden test only as "hidden test N" with its status and points. In
+results.json the full test carries that visibility, and Gradescope shows
+it to the student when the visibility allows.
+
+Each file is written atomically (temporary file in out_dir, fsync,
+os.replace). Python 3.10+ standard library only.
+"""
+
+import contextlib
+import html
+import json
+import math
+import os
+import re
+import tempfile
+import urllib.parse
+import xml.etree.ElementTree as ET
+
+TASK_TITLES = {
+    0: "Task 0: the heap-count map and the moves",
+    1: "Task 1: the recursive solver",
+    2: "Task 2: memoization",
+}
+LABEL_CAP = 300                 # characters per name, file, position, note...
+MESSAGE_CAP = 4 * 1024          # characters per test message
+COMPILER_CAP = 20 * 1024        # characters per compiler output
+SUMMARY_CAP = 8 * 1024          # results.json top-level output
+FIRST_LINE_CAP = 200            # JUnit message attribute
+STACK_FRAMES = 12               # valgrind frames shown per finding
+MEMORY_SHOWN = 20               # valgrind findings shown in the feedback
+
+STATUS_WORDS = {
+    "passed": "passed", "failed": "failed", "crashed": "crashed",
+    "timeout": "timed out", "skipped": "skipped", "missing": "missing",
+    "not_run": "not run",
+}
+JUNIT_OUTCOME = {
+    "failed": "failure", "crashed": "error", "timeout": "error",
+    "missing": "error", "skipped": "skipped", "not_run": "skipped",
+}
+HIDDEN_WHEN = {
+    "after_due_date": "after the due date",
+    "after_published": "when grades are published",
+    "hidden": "to course staff only",
+}
+# valgrind kinds, most useful first; other kinds rank after the errors,
+# before the leaks.
+MEMORY_KINDS = {
+    "InvalidWrite": "Invalid write", "InvalidRead": "Invalid read",
+    "InvalidFree": "Invalid free", "MismatchedFree": "Mismatched free",
+    "InvalidJump": "Jump to an invalid address",
+    "UninitCondition": "Decision on an uninitialised value",
+    "UninitValue": "Use of an uninitialised value",
+    "SyscallParam": "Uninitialised system call argument",
+    "Overlap": "Overlapping memory copy", "FishyValue": "Suspicious size",
+    "Leak_DefinitelyLost": "Leak (definitely lost)",
+    "Leak_IndirectlyLost": "Leak (indirectly lost)",
+    "Leak_PossiblyLost": "Leak (possibly lost)",
+    "Leak_StillReachable": "Still reachable at exit",
+}
+_MEMORY_RANK = {kind: rank for rank, kind in enumerate(MEMORY_KINDS)}
+_FIRST_LEAK_RANK = _MEMORY_RANK["Leak_DefinitelyLost"]
+
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+_NOT_XML = re.compile("[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>&|~])")
+_MD_ORDERED = re.compile(r"^(\d+)([.)])")
+
+STYLE = """
+body{font:16px/1.5 system-ui,sans-serif;max-width:62em;margin:2em auto;padding:0 1em;color:#1a1a1a;background:#fff}
+h1{font-size:1.6em;margin-bottom:.2em}
+h2{font-size:1.3em;border-bottom:1px solid #ccc;margin-top:1.8em}
+h3{font-size:1.05em;margin:1.2em 0 .3em}
+.lead{font-size:1.3em;font-weight:bold}
+pre{background:#f6f6f6;border:1px solid #ddd;padding:.6em;overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere}
+table{border-collapse:collapse}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left}
+th{background:#f0f0f0}
+"""
+
+
+# ---- untrusted text and numbers ---------------------------------------------
+
+def sanitize(value) -> str:
+    """Any value as text fit for every format: no terminal escapes, only
+    characters XML 1.0 allows, without DEL and C1 controls (so no control
+    characters and no lone surrogates)."""
+    if value is None:
+        return ""
+    text = value if isinstance(value, str) else str(value)
+    return _NOT_XML.sub("", _ANSI.sub("", text))
+
+
+def clean(value, limit=LABEL_CAP) -> str:
+    """sanitize(value), capped: a short label unless a larger limit is given."""
+    return cap(sanitize(value), limit)
+
+
+def cap(text: str, limit: int) -> str:
+    """text cut to its first `limit` characters, saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}\n[... {len(text) - limit} characters cut ...]"
+
+
+def number(value, default=0.0) -> float:
+    """A finite float (JSON has no NaN or infinity), else default."""
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return default
+    return value if math.isfinite(value) else default
+
+
+def points(value) -> str:
+    """2.0 -> "2", 2.5 -> "2.5", 1/3 -> "0.33"."""
+    return f"{number(value):.2f}".rstrip("0").rstrip(".")
+
+
+def seconds(value) -> str:
+    return "-" if value is None else f"{number(value):.3f}"
+
+
+# ---- the result model --------------------------------------------------------
+
+def _task(test) -> int:
+    try:
+        return int(test.get("task", 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+def _status(test) -> str:
+    return clean(test.get("status")) or "not_run"
+
+
+def _message(test) -> str:
+    return clean(test.get("message"), MESSAGE_CAP)
+
+
+def _masked(result, test) -> bool:
+    """Whether students may not see this test's name and message yet."""
+    return bool(test.get("hidden")) and result.get("hidden_visibility") != "visible"
+
+
+def _hidden_placeholder(result, ordinal) -> str:
+    when = HIDDEN_WHEN.get(result.get("hidden_visibility"), "later")
+    return f"Hidden test {ordinal}: its details are shown {when}."
+
+
+def _rows(result) -> list:
+    """(test, number, hidden_ordinal) per test in rubric order. number is
+    "task.index" (index from 1 within the task); hidden_ordinal numbers the
+    task's hidden tests from 1 (None for a public test)."""
+    counts, hidden_counts, rows = {}, {}, []
+    for test in result.get("tests") or []:
+        task = _task(test)
+        counts[task] = counts.get(task, 0) + 1
+        ordinal = None
+        if test.get("hidden"):
+            hidden_counts[task] = hidden_counts.get(task, 0) + 1
+            ordinal = hidden_counts[task]
+        rows.append((test, f"{task}.{counts[task]}", ordinal))
+    return rows
+
+
+def _tasks(rows) -> dict:
+    """task -> its rows, tasks in increasing order."""
+    tasks = {}
+    for row in rows:
+        tasks.setdefault(_task(row[0]), []).append(row)
+    return dict(sorted(tasks.items()))
+
+
+def _task_title(task) -> str:
+    return TASK_TITLES.get(task, f"Task {task}")
+
+
+def _totals(rows) -> tuple:
+    """(score, max_score, tests, tests not passed) of some rows."""
+    score = sum(number(t.get("score")) for t, _, _ in rows)
+    max_score = sum(number(t.get("max_score")) for t, _, _ in rows)
+    failing = sum(1 for t, _, _ in rows if _status(t) != "passed")
+    return score, max_score, len(rows), failing
+
+
+def _passed(count, failing) -> str:
+    return f"{count - failing} of {count} test{'s' if count != 1 else ''} passed"
+
+
+def _build_problems(build) -> bool:
+    return (not build.get("compiled", True) or not build.get("accepted", True)
+            or bool(build.get("warnings") or build.get("errors") or build.get("rejections")))
+
+
+# ---- results.json (Gradescope) -----------------------------------------------
+
+def summary_text(result) -> str:
+    """The short plain-text summary at the top of Gradescope's results."""
+    rows = _rows(result)
+    lines = [f"Score: {points(result.get('score'))}/{points(result.get('max_score'))}"]
+    for task, task_rows in _tasks(rows).items():
+        score, max_score, count, failing = _totals(task_rows)
+        lines.append(f"{_task_title(task)}: {points(score)}/{points(max_score)} ({_passed(count, failing)})")
+    for build in result.get("builds") or []:
+        name = clean(build.get("file"))
+        if not build.get("compiled", True):
+            lines.append(f"{name} did not compile: see the feedback for the compiler's errors.")
+        elif not build.get("accepted", True) or build.get("rejections"):
+            lines.append(f"{name} was not accepted: " + "; ".join(clean(r) for r in build.get("rejections") or []))
+    notes = [clean(note, MESSAGE_CAP) for note in result.get("notes") or []]
+    if notes:
+        lines += ["", "Notes:"] + [f"- {note}" for note in notes]
+    lines += ["", f"Sandbox: {clean(result.get('sandbox'))}. Seed: {clean(result.get('seed'))}"
+              " (a regrade with this seed gives the same tests)."]
+    return cap("\n".join(lines), SUMMARY_CAP)
+
+
+def _gradescope_output(test) -> str:
+    status, message = _status(test), _message(test)
+    if status in ("passed", "failed"):
+        return message
+    word = STATUS_WORDS.get(status, status)
+    return f"{word}: {message}" if message else word
+
+
+def _gradescope_test(result, test, test_number) -> dict:
+    tags = [f"task{_task(test)}"]
+    if clean(test.get("kind")):
+        tags.append(clean(test["kind"]))
+    if test.get("hidden"):
+        tags.append("hidden")
+    return {
+        "name": clean(test.get("name")) or clean(test.get("id")) or f"test {test_number}",
+        "number": test_number,
+        "score": number(test.get("score")),
+        "max_score": number(test.get("max_score")),
+        "status": "passed" if _status(test) == "passed" else "failed",
+        "output": _gradescope_output(test),
+        "output_format": "text",
+        "tags": tags,
+        "visibility": _hidden_visibility(result) if test.get("hidden") else "visible",
+    }
+
+
+def _hidden_visibility(result) -> str:
+    """Gradescope visibility of hidden tests; an unknown value falls back to
+    "after_published" rather than making results.json invalid."""
+    value = result.get("hidden_visibility")
+    return value if value in ("hidden", "after_due_date", "after_published", "visible") else "after_published"
+
+
+def _leaderboard(result) -> list:
+    board, names = [], set()
+    for check in result.get("timing") or []:
+        ratio = check.get("ratio")
+        name = f"CPU ratio {clean(check.get('position'))}"
+        if ratio is None or not math.isfinite(number(ratio, math.nan)) or name in names:
+            continue
+        names.add(name)
+        board.append({"name": name, "value": round(number(ratio), 3), "order": "asc"})
+    return board
+
+
+def gradescope_results(result) -> dict:
+    """The results.json document."""
+    coverage = result.get("coverage") or {}
+    doc = {
+        "score": number(result.get("score")),
+        "execution_time": math.ceil(number(result.get("execution_time"))),
+        "output": summary_text(result),
+        "output_format": "text",
+        "test_output_format": "text",
+        "test_name_format": "text",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": [_gradescope_test(result, t, n) for t, n, _ in _rows(result)],
+        "extra_data": {
+            "seed": result.get("seed") if isinstance(result.get("seed"), int) else clean(result.get("seed")),
+            "sandbox": clean(result.get("sandbox")),
+            "phases": {clean(k): number(v) for k, v in (result.get("phases") or {}).items()},
+            "coverage_line_percent": number(coverage["line_percent"])
+            if coverage.get("line_percent") is not None else None,
+        },
+    }
+    board = _leaderboard(result)
+    if board:
+        doc["leaderboard"] = board
+    return doc
+
+
+# ---- junit.xml (GitLab) ------------------------------------------------------
+
+def _junit_name(result, test, ordinal, used) -> str:
+    """A testcase name unique within its suite (GitLab ignores duplicates)."""
+    if _masked(result, test):
+        name = f"hidden_{ordinal}"
+    else:
+        full = clean(test.get("id")) or clean(test.get("name"))
+        name = full.rsplit("::", 1)[-1] or full
+        if name in used:
+            name = full
+    base, k = name, 2
+    while name in used:
+        name, k = f"{base} ({k})", k + 1
+    used.add(name)
+    return name
+
+
+def _junit_outcome(result, test, ordinal, case) -> str | None:
+    """Adds the failure/error/skipped child; returns its kind."""
+    status = _status(test)
+    outcome = JUNIT_OUTCOME.get(status, None if status == "passed" else "failure")
+    if outcome is None:
+        return None
+    text = _hidden_placeholder(result, ordinal) if _masked(result, test) else _message(test)
+    first = text.strip().split("\n", 1)[0] if text.strip() else STATUS_WORDS.get(status, status)
+    if outcome == "skipped":
+        ET.SubElement(case, "skipped", message=cap(first, FIRST_LINE_CAP)).text = text or None
+    else:
+        child = ET.SubElement(case, outcome, message=cap(first, FIRST_LINE_CAP), type=status)
+        child.text = text or STATUS_WORDS.get(status, status)
+    return outcome
+
+
+def junit_tree(result) -> ET.Element:
+    """<testsuites> with one <testsuite name="taskN"> per task."""
+    root = ET.Element("testsuites", name="grundy-lab")
+    grand = {"tests": 0, "failure": 0, "error": 0, "skipped": 0, "time": 0.0}
+    for task, rows in _tasks(_rows(result)).items():
+        suite = ET.SubElement(root, "testsuite", name=f"task{task}")
+        counts = {"tests": 0, "failure": 0, "error": 0, "skipped": 0, "time": 0.0}
+        used = set()
+        for test, _, ordinal in rows:
+            case = ET.SubElement(suite, "testcase", classname=f"grundy.task{task}",
+                                 name=_junit_name(result, test, ordinal, used))
+            if test.get("time") is not None:
+                case.set("time", seconds(test["time"]))
+                counts["time"] += number(test["time"])
+            outcome = _junit_outcome(result, test, ordinal, case)
+            counts["tests"] += 1
+            if outcome:
+                counts[outcome] += 1
+        _set_counts(suite, counts)
+        for key in grand:
+            grand[key] += counts[key]
+    _set_counts(root, grand)
+    return root
+
+
+def _set_counts(element, counts) -> None:
+    element.set("tests", str(counts["tests"]))
+    element.set("failures", str(counts["failure"]))
+    element.set("errors", str(counts["error"]))
+    element.set("skipped", str(counts["skipped"]))
+    element.set("time", seconds(counts["time"]))
+
+
+def junit_xml(result) -> bytes:
+    root = junit_tree(result)
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+# ---- feedback: blocks, rendered to Markdown and to HTML ----------------------
+# A block is (kind, ...): ("h1"|"h2"|"h3"|"p"|"lead", text), ("list", [text]),
+# ("code", text), ("table", [header], [[cell]]), ("link", text, label, href).
+
+def feedback_blocks(result) -> list:
+    score = f"Score: {points(result.get('score'))} / {points(result.get('max_score'))}"
+    blocks = [("h1", "Grundy lab: autograder feedback"), ("lead", score)]
+    notes = [clean(note, MESSAGE_CAP) for note in result.get("notes") or []]
+    if notes:
+        blocks += [("h2", "Notes"), ("list", notes)]
+    blocks += _build_blocks(result)
+    for task, rows in _tasks(_rows(result)).items():
+        blocks += _task_blocks(result, task, rows)
+    blocks += _timing_blocks(result) + _memory_blocks(result) + _coverage_blocks(result)
+    blocks += [("h2", "About this run"), ("list", [
+        f"Seed: {clean(result.get('seed'))} (a regrade with this seed runs the same hidden tests)",
+        f"Sandbox: {clean(result.get('sandbox'))}",
+        f"Started: {clean(result.get('started'))}, took {points(result.get('execution_time'))} s",
+    ])]
+    return blocks
+
+
+def _build_blocks(result) -> list:
+    builds = [b for b in result.get("builds") or [] if _build_problems(b)]
+    if not builds:
+        return []
+    blocks = [("h2", "Building your code")]
+    for build in builds:
+        name = clean(build.get("file"))
+        if not build.get("compiled", True):
+            state = "did not compile"
+        elif not build.get("accepted", True):
+            state = "compiled, but was not accepted"
+        else:
+            state = "compiled"
+        blocks.append(("h3", f"{name}: {state}"))
+        errors = clean(build.get("errors"), COMPILER_CAP)
+        if errors:
+            blocks += [("p", "Compiler errors:"), ("code", errors)]
+        warnings = clean(build.get("warnings"), COMPILER_CAP)
+        if warnings:
+            blocks += [("p", "Compiler warnings (they do not stop the tests, but usually point at a bug):"),
+                       ("code", warnings)]
+        rejections = [clean(r, MESSAGE_CAP) for r in build.get("rejections") or []]
+        if rejections:
+            blocks += [("p", "Why it was not accepted:"), ("list", rejections)]
+    return blocks
+
+
+def _task_blocks(result, task, rows) -> list:
+    score, max_score, count, failing = _totals(rows)
+    blocks = [("h2", f"{_task_title(task)}: {points(score)} / {points(max_score)}")]
+    blocks.append(("p", _passed(count, failing).capitalize() + "."))
+    if not failing:
+        return blocks
+    hidden = []
+    for test, _, ordinal in rows:
+        status = _status(test)
+        if status == "passed":
+            continue
+        word = STATUS_WORDS.get(status, status)
+        earned = f"{points(test.get('score'))}/{points(test.get('max_score'))} points"
+        if _masked(result, test):
+            hidden.append(f"Hidden test {ordinal} failed ({word}, {earned})")
+            continue
+        blocks.append(("h3", f"{clean(test.get('name')) or clean(test.get('id'))}: {word}, {earned}"))
+        message = _message(test)
+        blocks.append(("code", message) if message else ("p", "(no message)"))
+    if hidden:
+        when = HIDDEN_WHEN.get(result.get("hidden_visibility"), "later")
+        blocks += [("h3", "Hidden tests"), ("p", f"Their positions and messages are shown {when}."),
+                   ("list", hidden)]
+    return blocks
+
+
+def _timing_blocks(result) -> list:
+    checks = result.get("timing") or []
+    if not checks:
+        return []
+    rows = []
+    for check in checks:
+        ratio = check.get("ratio")
+        verdict = "passed" if check.get("passed") else (clean(check.get("outcome")) or "failed")
+        rows.append([clean(check.get("position")), seconds(check.get("student_cpu")),
+                     seconds(check.get("reference_cpu")),
+                     "-" if ratio is None else f"{number(ratio):.1f}x",
+                     f"at most {points(check.get('budget_ratio'))}x", verdict])
+    return [("h2", "Timing (Task 2)"),
+            ("p", "CPU time of your solver and of the reference solver on the same position, "
+                  "in the same run. A position passes when the ratio is within the budget."),
+            ("table", ["Position", "Your CPU (s)", "Reference CPU (s)", "Ratio", "Budget", "Result"], rows)]
+
+
+def _memory_findings(result, files) -> list:
+    """Findings merged by place ((kind, file, line, function) -> tasks),
+    most useful first: errors before leaks, your files first."""
+    merged = {}
+    for entry in result.get("memory") or []:
+        for finding in entry.get("findings") or []:
+            key = (clean(finding.get("kind")), clean(finding.get("file")),
+                   finding.get("line"), clean(finding.get("function")))
+            merged.setdefault(key, (finding, []))[1].append(entry.get("task"))
+
+    def rank(item):
+        (kind, file, line, function), _ = item
+        return (_MEMORY_RANK.get(kind, _FIRST_LEAK_RANK - 0.5), file not in files,
+                file, number(line, math.inf), function)
+    return sorted(merged.items(), key=rank)
+
+
+def _memory_blocks(result) -> list:
+    if not result.get("memory"):
+        return []
+    files = {clean(b.get("file")) for b in result.get("builds") or []}
+    findings = _memory_findings(result, files)
+    blocks = [("h2", "Memory (valgrind)")]
+    if not findings:
+        return blocks + [("p", "valgrind found no invalid accesses and no leaks.")]
+    for (kind, file, line, function), (finding, tasks) in findings[:MEMORY_SHOWN]:
+        where = f"{file or 'unknown file'}:{clean(line) or '?'}" + (f" in {function}()" if function else "")
+        in_tasks = ", ".join(f"Task {clean(t)}" for t in sorted(set(tasks), key=str))
+        blocks.append(("h3", f"{MEMORY_KINDS.get(kind, kind or 'Finding')} at {where}"))
+        blocks.append(("p", f"{clean(finding.get('what'), MESSAGE_CAP)} (seen in {in_tasks})"))
+        stack = [clean(frame) for frame in (finding.get("stack") or [])[:STACK_FRAMES]]
+        if stack:
+            blocks.append(("code", "\n".join(stack)))
+    if len(findings) > MEMORY_SHOWN:
+        blocks.append(("p", f"... and {len(findings) - MEMORY_SHOWN} more findings: run make memcheck."))
+    return blocks
+
+
+def _safe_href(target) -> str | None:
+    """A relative link inside the output directory, or None."""
+    target = clean(target).strip()
+    if (not target or "://" in target or target.startswith(("/", "\\")) or ".." in target.split("/")
+            or re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", target)):
+        return None
+    return urllib.parse.quote(target, safe="/#._-~")
+
+
+def _coverage_blocks(result) -> list:
+    coverage = result.get("coverage")
+    if not coverage:
+        return []
+    text = f"The tests ran {points(coverage.get('line_percent'))}% of the lines of your files"
+    if coverage.get("branch_percent") is not None:
+        text += f" and {points(coverage.get('branch_percent'))}% of their branches"
+    blocks = [("h2", "Coverage"), ("p", text + ".")]
+    href = _safe_href(coverage.get("html"))
+    if href:
+        blocks.append(("link", "Line by line:", "the coverage report", href))
+    return blocks
+
+
+def _md_inline(text, line_start=True) -> str:
+    """One line of Markdown that renders as exactly `text`: no markup, no
+    HTML; at the start of a line, not a list item or a heading either."""
+    text = _MD_SPECIAL.sub(r"\\\1", " ".join(sanitize(text).split()))
+    if not line_start:
+        return text
+    if text[:1] in ("#", "+", "-", "="):
+        return "\\" + text
+    return _MD_ORDERED.sub(r"\1\\\2", text)
+
+
+def _md_code(text) -> str:
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
+
+
+def render_markdown(blocks) -> str:
+    out = []
+    for kind, *args in blocks:
+        if kind in ("h1", "h2", "h3"):
+            out.append("#" * int(kind[1]) + " " + _md_inline(args[0]))
+        elif kind == "lead":
+            out.append(f"**{_md_inline(args[0])}**")
+        elif kind == "p":
+            out.append(_md_inline(args[0]))
+        elif kind == "list":
+            out.append("\n".join(f"- {_md_inline(item)}" for item in args[0]))
+        elif kind == "code":
+            out.append(_md_code(args[0]))
+        elif kind == "table":
+            header, rows = args
+            lines = ["| " + " | ".join(_md_inline(h, False) for h in header) + " |",
+                     "|" + "---|" * len(header)]
+            lines += ["| " + " | ".join(_md_inline(c, False) for c in row) + " |" for row in rows]
+            out.append("\n".join(lines))
+        elif kind == "link":
+            text, label, href = args
+            out.append(f"{_md_inline(text)} [{_md_inline(label)}]({href})")
+    return "\n\n".join(out) + "\n"
+
+
+def render_html(blocks) -> str:
+    e = html.escape
+    body = []
+    for kind, *args in blocks:
+        if kind in ("h1", "h2", "h3", "p"):
+            body.append(f"<{kind}>{e(args[0])}</{kind}>")
+        elif kind == "lead":
+            body.append(f'<p class="lead">{e(args[0])}</p>')
+        elif kind == "list":
+            body.append("<ul>\n" + "\n".join(f"<li>{e(item)}</li>" for item in args[0]) + "\n</ul>")
+        elif kind == "code":
+            body.append(f"<pre>\n{e(args[0])}</pre>")  # the parser drops that newline
+        elif kind == "table":
+            header, rows = args
+            head = "".join(f"<th>{e(h)}</th>" for h in header)
+            cells = "\n".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in rows)
+            body.append(f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{cells}\n</tbody>\n</table>")
+        elif kind == "link":
+            text, label, href = args
+            body.append(f'<p>{e(text)} <a href="{e(href)}">{e(label)}</a></p>')
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+            "style-src 'unsafe-inline'\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            "<title>Grundy lab: autograder feedback</title>\n"
+            f"<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
+            + "\n".join(body) + "\n</main>\n</body>\n</html>\n")
+
+
+# ---- writing -----------------------------------------------------------------
+
+def write_atomic(out_dir: str, name: str, data: bytes) -> None:
+    """Writes out_dir/name so that readers see the old file or the new one,
+    never a part: temporary file in out_dir, fsync, os.replace."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out_dir)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fchmod(f.fileno(), 0o644)
+            os.fsync(f.fileno())
+        os.replace(tmp, os.path.join(out_dir, name))
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    with contextlib.suppress(OSError):  # make the rename itself durable
+        dir_fd = os.open(out_dir, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+def write_reports(result: dict, out_dir: str) -> None:
+    """Writes results.json, junit.xml, feedback.md and feedback.html of
+    `result` (the grader's result model) into out_dir, each atomically.
+    results.json goes first: it is the one Gradescope needs."""
+    os.makedirs(out_dir, exist_ok=True)
+    results = json.dumps(gradescope_results(result), indent=2, ensure_ascii=False, allow_nan=False)
+    write_atomic(out_dir, "results.json", (results + "\n").encode("utf-8"))
+    write_atomic(out_dir, "junit.xml", junit_xml(result))
+    blocks = feedback_blocks(result)
+    write_atomic(out_dir, "feedback.md", render_markdown(blocks).encode("utf-8"))
+    write_atomic(out_dir, "feedback.html", render_html(blocks).encode("utf-8"))

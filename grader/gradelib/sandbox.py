@@ -1,0 +1,222 @@
+"""Runs untrusted commands (compiler, linker, test runners) in isolation.
+
+Every run gets: resource limits (CPU, address space unless valgrind runs,
+file size, open files, processes), a wall-clock limit that kills the whole
+process group, stdout/stderr capped to a head and a tail, a clean
+environment and an empty working directory. Where the kernel allows it,
+bubblewrap adds a private mount namespace (read-only system, private /tmp,
+the project and output directories hidden, only the run's own directories
+writable), no network, and a private PID namespace; when the grader runs as
+root, commands run as the unprivileged user `nobody`.
+
+The mode is detected once (`detect()`), and logged by the caller.
+"""
+
+import os
+import pwd
+import resource
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+
+CAP_HEAD = 32 * 1024
+CAP_TAIL = 32 * 1024
+NOBODY = "nobody"
+
+
+@dataclass
+class Limits:
+    cpu_seconds: int = 60          # RLIMIT_CPU, per process
+    wall_seconds: float = 120.0    # the whole run, then SIGKILL of the group
+    address_space: int | None = 2 << 30   # RLIMIT_AS in bytes; None for valgrind
+    file_size: int = 64 << 20      # RLIMIT_FSIZE
+    open_files: int = 64           # RLIMIT_NOFILE
+    processes: int = 64            # RLIMIT_NPROC (per user: counts only sandbox users' processes when dropped to nobody)
+
+
+@dataclass
+class RunResult:
+    argv: list
+    returncode: int | None
+    signal: int | None
+    timed_out: bool
+    wall_seconds: float
+    stdout: str
+    stderr: str
+    stdout_bytes: int = 0
+    stderr_bytes: int = 0
+
+    @property
+    def ok(self):
+        return self.returncode == 0 and not self.timed_out
+
+    def describe(self):
+        if self.timed_out:
+            return f"killed after the wall-clock limit ({self.wall_seconds:.1f} s)"
+        if self.signal:
+            return f"killed by signal {self.signal} ({signal.Signals(self.signal).name})"
+        return f"exit status {self.returncode}"
+
+
+@dataclass
+class Mode:
+    bwrap: bool
+    user: str | None          # the user commands run as, when dropped from root
+    uid: int | None = None
+    gid: int | None = None
+    hidden: list = field(default_factory=list)   # paths masked inside the sandbox
+    on_run: object = None      # called with (RunResult, cwd) after every run: the raw logs
+
+    def describe(self):
+        parts = ["bubblewrap (no network, read-only system, private /tmp and PIDs)" if self.bwrap
+                 else "rlimits only (bubblewrap unavailable)"]
+        parts.append(f"as user {self.user}" if self.user else f"as uid {os.getuid()}")
+        return ", ".join(parts)
+
+
+def detect(hidden_paths, probe_dir):
+    """Chooses the strongest isolation this machine supports."""
+    user = uid = gid = None
+    if os.geteuid() == 0:
+        try:
+            entry = pwd.getpwnam(NOBODY)
+            user, uid, gid = NOBODY, entry.pw_uid, entry.pw_gid
+        except KeyError:
+            pass
+    mode = Mode(bwrap=False, user=user, uid=uid, gid=gid, hidden=list(hidden_paths))
+    if shutil.which("bwrap"):
+        trial = Mode(bwrap=True, user=user, uid=uid, gid=gid, hidden=list(hidden_paths))
+        result = run(trial, ["/bin/true"], cwd=probe_dir, writable=[probe_dir],
+                     limits=Limits(wall_seconds=20))
+        if result.ok:
+            mode = trial
+    return mode
+
+
+def _preexec(limits, mode):
+    def apply():
+        os.setsid()
+        caps = [(resource.RLIMIT_CPU, limits.cpu_seconds),
+                (resource.RLIMIT_FSIZE, limits.file_size),
+                (resource.RLIMIT_NOFILE, limits.open_files),
+                (resource.RLIMIT_CORE, 0)]
+        if limits.address_space is not None:
+            caps.append((resource.RLIMIT_AS, limits.address_space))
+        if mode.uid is not None:
+            caps.append((resource.RLIMIT_NPROC, limits.processes))
+        for which, value in caps:
+            resource.setrlimit(which, (value, value))
+        if mode.uid is not None:
+            os.setgroups([])
+            os.setgid(mode.gid)
+            os.setuid(mode.uid)
+    return apply
+
+
+def _bwrap_argv(mode, argv, cwd, readable, writable, env):
+    command = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
+               "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for path in mode.hidden:
+        command += ["--tmpfs", path]
+    for path in readable:
+        command += ["--ro-bind", path, path]
+    for path in writable:
+        command += ["--bind", path, path]
+    command += ["--chdir", cwd, "--clearenv"]
+    for key, value in env.items():
+        command += ["--setenv", key, value]
+    return command + ["--"] + list(argv)
+
+
+class _Capped:
+    """Collects a stream, keeping its head and tail only."""
+
+    def __init__(self, stream):
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream):
+        while True:
+            chunk = stream.read(65536)
+            if not chunk:
+                break
+            self.total += len(chunk)
+            room = CAP_HEAD - len(self.head)
+            if room > 0:
+                self.head += chunk[:room]
+                chunk = chunk[room:]
+            if chunk:
+                self.tail += chunk
+                if len(self.tail) > CAP_TAIL:
+                    del self.tail[:-CAP_TAIL]
+
+    def text(self):
+        self.thread.join(timeout=5)
+        head = self.head.decode("utf-8", "replace")
+        if self.total <= len(self.head) + len(self.tail):
+            return head + self.tail.decode("utf-8", "replace")
+        cut = self.total - len(self.head) - len(self.tail)
+        return (head + f"\n[... {cut} bytes of output cut ...]\n"
+                + self.tail.decode("utf-8", "replace"))
+
+
+def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, stdin_data=None):
+    """Runs argv in the sandbox; never raises for the command's own failures."""
+    limits = limits or Limits()
+    clean_env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": cwd, "TMPDIR": "/tmp"}
+    clean_env.update(env or {})
+    if mode.uid is not None:
+        for path in writable:
+            _give_to(path, mode.uid, mode.gid)
+    if mode.bwrap:
+        command = _bwrap_argv(mode, argv, cwd, readable, writable, clean_env)
+        popen_env = {"PATH": "/usr/bin:/bin"}
+    else:
+        command = list(argv)
+        popen_env = clean_env
+    start = time.monotonic()
+    try:
+        process = subprocess.Popen(command, cwd=cwd, env=popen_env, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   preexec_fn=_preexec(limits, mode))
+    except OSError as error:
+        return RunResult(list(argv), 127, None, False, 0.0, "", f"cannot start: {error}")
+    out, err = _Capped(process.stdout), _Capped(process.stderr)
+    timed_out = False
+    try:
+        process.wait(timeout=limits.wall_seconds)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    _kill_group(process)
+    process.wait()
+    elapsed = time.monotonic() - start
+    code = process.returncode
+    sig = -code if code is not None and code < 0 else None
+    if mode.bwrap and code is not None and code > 128:
+        sig = code - 128   # bwrap, as the namespace's init, reports a signal death as 128 + signal
+    result = RunResult(list(argv), None if sig else code, sig, timed_out, elapsed,
+                       out.text(), err.text(), out.total, err.total)
+    if mode.on_run is not None:
+        mode.on_run(result, cwd)
+    return result
+
+
+def _kill_group(process):
+    """Nothing the run started may outlive it."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _give_to(path, uid, gid):
+    for root, dirs, files in os.walk(path):
+        os.chown(root, uid, gid)
+        for name in files:
+            os.chown(os.path.join(root, name), uid, gid, follow_symlinks=False)

@@ -1,0 +1,112 @@
+/*
+ * hidden_seed.h - the seed of the hidden suites (grader only; see README.md).
+ *
+ * Every hidden test draws its cases from lab_random() (lab_support.h),
+ * started from a state derived from one base seed:
+ *
+ *   - the base seed is the environment variable LAB_SEED, a decimal
+ *     unsigned number (0 .. 18446744073709551615); when it is unset or
+ *     empty, HIDDEN_DEFAULT_SEED. A value that is not such a number is
+ *     reported on stderr and the default is used, so the tests still run
+ *     (and their messages say which seed they really used);
+ *   - each test's own state is the base seed mixed with a hash of the
+ *     test's id "suite::name", so tests draw different cases, and adding or
+ *     removing a test changes no other test's cases;
+ *   - every failure message ends with "(seed N)", N being the base seed: a
+ *     regrade with LAB_SEED=N draws exactly the same cases.
+ *
+ * Everything here is static inline: the header is included by one suite
+ * per runner and adds no symbol that could clash with a public suite.
+ */
+#ifndef HIDDEN_SEED_H
+#define HIDDEN_SEED_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lab_support.h"
+
+/* The seed used when LAB_SEED is not set. */
+#define HIDDEN_DEFAULT_SEED 20261123ULL
+
+/* The base seed: LAB_SEED when it holds a decimal unsigned number, else
+ * HIDDEN_DEFAULT_SEED. */
+static inline unsigned long long hidden_seed(void)
+{
+    static int warned;
+    const char *text = getenv("LAB_SEED");
+    if (text == NULL || *text == '\0')
+        return HIDDEN_DEFAULT_SEED;
+    bool digits = true;
+    for (const char *c = text; *c != '\0'; c++)
+        digits = digits && *c >= '0' && *c <= '9';
+    errno = 0;
+    char *end = NULL;
+    unsigned long long seed = digits ? strtoull(text, &end, 10) : 0;
+    if (digits && errno == 0 && end != NULL && *end == '\0')
+        return seed;
+    if (!warned) {
+        warned = 1;
+        fprintf(stderr,
+                "hidden suites: LAB_SEED=\"%s\" is not a decimal unsigned number; "
+                "using the default seed %llu\n",
+                text, HIDDEN_DEFAULT_SEED);
+    }
+    return HIDDEN_DEFAULT_SEED;
+}
+
+/* The starting state of lab_random() for the test `id` ("suite::name"):
+ * the base seed XOR a 64-bit FNV-1a hash of the id, scrambled (SplitMix64's
+ * finalizer) and folded to 32 bits. Never 0, a state xorshift cannot leave. */
+static inline unsigned hidden_rng(const char *id)
+{
+    uint64_t hash = 0xcbf29ce484222325u;
+    for (const char *c = id; *c != '\0'; c++) {
+        hash ^= (unsigned char)*c;
+        hash *= 0x100000001b3u;
+    }
+    uint64_t x = (uint64_t)hidden_seed() ^ hash;
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9u;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebu;
+    x ^= x >> 31;
+    unsigned state = (unsigned)(x ^ (x >> 32));
+    return state != 0 ? state : 0x9e3779b9u;
+}
+
+/* A number in [low, high] (low <= high) drawn from `state`. */
+static inline int hidden_between(unsigned *state, int low, int high)
+{
+    return low + (int)(lab_random(state) % (unsigned)(high - low + 1));
+}
+
+/* printf-style text followed by " (seed N)", in a buffer of this header;
+ * valid until the next call. */
+__attribute__((format(printf, 1, 2))) static inline const char *hidden_with_seed(const char *format,
+                                                                                 ...)
+{
+    static char text[8192];
+    va_list args;
+    va_start(args, format);
+    int used = vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    size_t at = used < 0 ? 0 : (size_t)used < sizeof text ? (size_t)used : sizeof text - 1;
+    /* A message longer than the buffer loses its end, never the seed. */
+    char suffix[64];
+    int length = snprintf(suffix, sizeof suffix, " (seed %llu)", hidden_seed());
+    if (at + (size_t)length >= sizeof text)
+        at = sizeof text - 1 - (size_t)length;
+    snprintf(text + at, sizeof text - at, "%s", suffix);
+    return text;
+}
+
+/* LAB_EXPECT with the seed at the end of the message. The message
+ * arguments are only evaluated when the condition fails. */
+#define HIDDEN_EXPECT(condition, section, ...) \
+    LAB_EXPECT(condition, section, "%s", hidden_with_seed(__VA_ARGS__))
+
+#endif /* HIDDEN_SEED_H */
