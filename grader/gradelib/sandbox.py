@@ -7,16 +7,31 @@ environment and an empty working directory. Where the kernel allows it,
 bubblewrap adds a private mount namespace (read-only system, private /tmp,
 the project and output directories hidden, only the run's own directories
 writable), no network, and a private PID namespace; when the grader runs as
-root, commands run as the unprivileged user `nobody`.
+root, commands run as an unprivileged user of their own (see below).
 
-The mode is detected once (`detect()`), and logged by the caller.
+Sandbox users. RLIMIT_NPROC counts every process of a uid on the machine,
+so gradings that share one user (say `nobody`) share one process limit: a
+fork storm in one grading, or just several gradings at once (grade-all -j),
+would make another grading's runs fail to start. Each grading started as
+root therefore takes a uid of its own from SANDBOX_UIDS (numbers no account
+uses), held with an flock on a file in /run/lock for the grader's lifetime;
+its group is nobody's. Those uids own no file outside the grading.
+
+The mode is detected once (`detect()`), and logged by the caller. When
+commands run as `nobody`, every directory above the scratch directory must
+let `nobody` in (a private TMPDIR of mode 0700 does not): detect() then
+refuses with a clear error (the grader fails, exit status 3) rather than
+grading with a sandbox that cannot read the build, which would look like a
+submission that does not compile.
 """
 
+import fcntl
 import os
 import pwd
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import threading
 import time
@@ -25,6 +40,9 @@ from dataclasses import dataclass, field
 CAP_HEAD = 32 * 1024
 CAP_TAIL = 32 * 1024
 NOBODY = "nobody"
+# Uids for sandboxed runs: one per concurrent grading (see the header).
+SANDBOX_UIDS = range(64200, 64264)
+_uid_lock = None   # the open lock file of the uid this process holds
 
 
 @dataclass
@@ -34,7 +52,7 @@ class Limits:
     address_space: int | None = 2 << 30   # RLIMIT_AS in bytes; None for valgrind
     file_size: int = 64 << 20      # RLIMIT_FSIZE
     open_files: int = 64           # RLIMIT_NOFILE
-    processes: int = 64            # RLIMIT_NPROC (per user: counts only sandbox users' processes when dropped to nobody)
+    processes: int = 64            # RLIMIT_NPROC (per uid: each grading has its own, see the header)
 
 
 @dataclass
@@ -73,7 +91,7 @@ class Mode:
     def describe(self):
         parts = ["bubblewrap (no network, read-only system, private /tmp and PIDs)" if self.bwrap
                  else "rlimits only (bubblewrap unavailable)"]
-        parts.append(f"as user {self.user}" if self.user else f"as uid {os.getuid()}")
+        parts.append(f"as {self.user}" if self.user else f"as uid {os.getuid()}")
         return ", ".join(parts)
 
 
@@ -82,10 +100,20 @@ def detect(hidden_paths, probe_dir):
     user = uid = gid = None
     if os.geteuid() == 0:
         try:
-            entry = pwd.getpwnam(NOBODY)
-            user, uid, gid = NOBODY, entry.pw_uid, entry.pw_gid
+            gid = pwd.getpwnam(NOBODY).pw_gid
         except KeyError:
-            pass
+            gid = 65534
+        uid = _claim_sandbox_uid()
+        user = f"uid {uid} (this grading's own sandbox user)"
+    if uid is not None:
+        # Checked first: otherwise every command (and bubblewrap's probe)
+        # fails for want of access, which would look like a submission
+        # that does not compile in a sandbox without bubblewrap.
+        blocked = _unsearchable_parent(probe_dir, uid, gid)
+        if blocked:
+            raise RuntimeError(f"the sandbox user ({user}) cannot reach the scratch directory "
+                               f"{probe_dir}: {blocked} is not searchable by it; set TMPDIR to a "
+                               "directory every user can enter, such as /tmp")
     mode = Mode(bwrap=False, user=user, uid=uid, gid=gid, hidden=list(hidden_paths))
     if shutil.which("bwrap"):
         trial = Mode(bwrap=True, user=user, uid=uid, gid=gid, hidden=list(hidden_paths))
@@ -94,6 +122,43 @@ def detect(hidden_paths, probe_dir):
         if result.ok:
             mode = trial
     return mode
+
+
+def _claim_sandbox_uid():
+    """A uid of SANDBOX_UIDS that no account and no other grading uses."""
+    global _uid_lock
+    if _uid_lock is not None:
+        return _uid_lock[1]
+    lock_dir = "/run/lock" if os.access("/run/lock", os.W_OK) else "/tmp"
+    for uid in SANDBOX_UIDS:
+        try:
+            pwd.getpwuid(uid)
+            continue            # a real account: never borrow it
+        except KeyError:
+            pass
+        handle = open(os.path.join(lock_dir, f"grundy-grader-uid-{uid}.lock"), "a")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            continue
+        _uid_lock = (handle, uid)
+        return uid
+    raise RuntimeError(f"all {len(SANDBOX_UIDS)} sandbox uids are in use by other gradings")
+
+
+def _unsearchable_parent(path, uid, gid):
+    """The first directory above path that uid/gid may not enter, or None."""
+    parent = os.path.dirname(os.path.realpath(path))
+    while True:
+        info = os.stat(parent)
+        bit = (stat.S_IXUSR if info.st_uid == uid else
+               stat.S_IXGRP if info.st_gid == gid else stat.S_IXOTH)
+        if not info.st_mode & bit:
+            return parent
+        if parent == os.path.dirname(parent):
+            return None
+        parent = os.path.dirname(parent)
 
 
 def _preexec(limits, mode):
@@ -169,7 +234,11 @@ class _Capped:
 def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, stdin_data=None):
     """Runs argv in the sandbox; never raises for the command's own failures."""
     limits = limits or Limits()
-    clean_env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": cwd, "TMPDIR": "/tmp"}
+    # Temporary files (gcc's, Criterion's sockets, valgrind's vgdb pipes) go
+    # to the private /tmp under bubblewrap; without it, to the run's own
+    # writable directory, which the grader removes, never to the real /tmp.
+    tmpdir = "/tmp" if mode.bwrap or not writable else writable[0]
+    clean_env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": cwd, "TMPDIR": tmpdir}
     clean_env.update(env or {})
     if mode.uid is not None:
         for path in writable:

@@ -4,12 +4,33 @@ Results come only from the report that grader/runner/grader_report.c
 writes in the runner process. A test the report does not mention, or every
 test of a runner whose report is missing or unreadable, counts as failed
 ("missing"), so a submission cannot pass a test by killing the runner.
+
+Every run passes Criterion a per-test timeout of TEST_TIMEOUT seconds,
+which overrides the suites' own (60-120 s). Those are meant for students'
+unoptimized builds under sanitizers on slow laptops; the grader builds with
+-O2 and no sanitizers, where the slowest test of an unmemoized solver (the
+slowest honest Task 1 solution) takes under a second. Ten times that still
+passes a slow but honest solver, while a submission that loops forever on
+some positions costs 10 s per such test instead of 60-120 s, and so cannot
+stretch grading to many minutes. Under valgrind (20-50x slower, and each
+test starts a fresh valgrind) the limit is VALGRIND_TEST_TIMEOUT, the
+suites' own 60 s; only tests that passed natively run there.
+
+Test runs get an address-space limit of RUNNER_ADDRESS_SPACE: the
+reference solution passes every suite (public and hidden) within 64 MiB,
+so 512 MiB leaves an honest but wasteful solution 8 times that, while a
+submission that allocates without bound is stopped after touching at most
+512 MiB per test process (two run at a time), not the compiler's 2 GiB.
 """
 
 import json
 import os
 
 from . import config, sandbox
+
+TEST_TIMEOUT = 10           # seconds per test, native runs (see above)
+VALGRIND_TEST_TIMEOUT = 60  # seconds per test under valgrind
+RUNNER_ADDRESS_SPACE = 512 << 20   # RLIMIT_AS of native test runs (see above)
 
 
 def run_runner(mode, scratch, runner, name, seed, env_extra=None, limits=None,
@@ -21,8 +42,10 @@ def run_runner(mode, scratch, runner, name, seed, env_extra=None, limits=None,
     env = {"GRADER_REPORT": report, "LAB_SEED": str(seed), "LAB_SKIP_TIMING": "1",
            "GRUNDY_DATA_DIR": "/nonexistent"}
     env.update(env_extra or {})
-    argv = [runner, f"--jobs={jobs}", *extra_args]
-    limits = limits or sandbox.Limits(cpu_seconds=120, wall_seconds=240)
+    timeout = VALGRIND_TEST_TIMEOUT if valgrind else TEST_TIMEOUT
+    argv = [runner, f"--jobs={jobs}", f"--timeout={timeout}", *extra_args]
+    limits = limits or sandbox.Limits(cpu_seconds=120, wall_seconds=240,
+                                      address_space=RUNNER_ADDRESS_SPACE)
     if valgrind:
         argv = valgrind + argv
     result = sandbox.run(mode, argv, cwd=run_dir, readable=[scratch],

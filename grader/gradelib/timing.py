@@ -7,9 +7,12 @@ with a CPU budget of TIMING_BUDGET_RATIO times that; the probe arms a CPU
 timer, so an over-budget solver is stopped, and a second run is made only
 when the first came close to the budget. CPU time, not wall time, is
 compared, and both come from the same machine in the same minute: the
-ratio is what is reported and graded.
+ratio is what is reported and graded. The probe's CPU rlimit is the
+budget rounded up plus one second: only a solver that ignores the timer's
+SIGPROF ever reaches it, and it should not get minutes of CPU for that.
 """
 
+import math
 import os
 
 from . import config, sandbox
@@ -21,9 +24,13 @@ def _probe(mode, scratch, probe, heaps, budget, name):
     wall = 4 * budget + 5 if budget > 0 else 60
     result = sandbox.run(mode, [probe, f"{budget:.6f}", *map(str, heaps)], cwd=run_dir,
                          readable=[scratch], writable=[run_dir],
-                         limits=sandbox.Limits(cpu_seconds=int(budget) + 5 if budget > 0 else 60,
+                         limits=sandbox.Limits(cpu_seconds=math.ceil(budget) + 1 if budget > 0 else 60,
                                                wall_seconds=wall))
-    fields = result.stdout.split()
+    # The answer is the probe's last line: a submission may print (printf is
+    # allowed), and its output comes first, through the same stdio buffer;
+    # the sandbox keeps the output's tail, so the last line is always whole.
+    lines = result.stdout.rstrip("\n").split("\n")
+    fields = lines[-1].split()
     if result.ok and len(fields) == 3 and fields[0] in ("P", "N"):
         return {"answer": fields[0] == "P", "cpu": float(fields[1]), "expansions": int(fields[2]),
                 "run": result}

@@ -3,7 +3,9 @@
  * timing phase.
  *
  * usage: timing_probe BUDGET_SECONDS HEAP...
- * Prints "P|N CPU_SECONDS EXPANSIONS" and exits 0. The probe arms a CPU
+ * Prints "P|N CPU_SECONDS EXPANSIONS" as its last line and exits 0; the
+ * line starts on a line of its own, after whatever the solver printed
+ * (printing is allowed, even without a final newline). The probe arms a CPU
  * timer (ITIMER_PROF) before it calls the solver, so a solver over budget
  * dies of SIGPROF; the grader's wall-clock kill covers the rest. Linked
  * with -Wl,--wrap=grundy_get_moves, it also counts expansions.
@@ -47,6 +49,6 @@ int main(int argc, char **argv)
     expansions_reset();
     bool is_p = grundy_is_p_position(p);
     double used = cpu_now() - start;
-    printf("%c %.6f %llu\n", is_p ? 'P' : 'N', used, (unsigned long long)expansions());
+    printf("\n%c %.6f %llu\n", is_p ? 'P' : 'N', used, (unsigned long long)expansions());
     return 0;
 }
