@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The nim table costs about 7 microseconds and 4 bytes per height, so
- * heights up to a million take some seconds; beyond that it gets slow
- * enough to look like a hang. */
-#define NIM_MAX 1000000L
-/* The search memo grows about fivefold per 10 of total height: a total of
- * 100 takes several seconds and about 130 MB. */
+/* The nim table costs about 2 microseconds and 4 bytes per height (see
+ * nim_values.c and `make bench`): a million heights take a second or two,
+ * 2^24 under a minute. Beyond that it would look like a hang. */
+#define NIM_MAX 16777216L
+/* The search grows about 2.75-fold per 10 of total height: a heap of 100
+ * takes about a second and 35 MB (see `make bench`), 120 would take tens. */
 #define SEARCH_MAX_TOTAL 100L
 /* A heap of h has (h-1)/2 moves, all held in memory at once. */
 #define MOVES_MAX 1000000L

@@ -62,7 +62,10 @@ int oracle_compare(const int *a, size_t na, const int *b, size_t nb);
 
 /* g(n) for n >= 0 (g(0) = g(1) = g(2) = 0). Values come from a cached
  * table that grows on demand, so the first call for a large n pays for
- * every smaller n. Aborts on n < 0. */
+ * every smaller n (about 2 microseconds each: a million heights take a
+ * second or two, 2^24 under a minute, see nim_values.c and `make bench`);
+ * after that a call is a table lookup. The table holds 4 bytes per height.
+ * Aborts on n < 0. */
 int oracle_nim_value(int n);
 
 /* g(n) straight from the definition (mex over every split), using the same
@@ -72,6 +75,12 @@ int oracle_nim_value_by_definition(int n);
 
 /* Frees the cached table. The next oracle_nim_value() call rebuilds it. */
 void oracle_nim_table_free(void);
+
+/* Allows (the default) or forbids the AVX2 code of the table's split scan,
+ * for tests and measurements: the values are the same either way, and the
+ * portable code runs where the CPU has no AVX2. Affects tables built
+ * after the call. */
+void oracle_nim_allow_avx2(bool allow);
 
 /* True iff the position is a P-position (the previous player wins), by the
  * Sprague-Grundy rule: the XOR of g over the heaps is 0. Heaps in any
@@ -108,6 +117,10 @@ uint64_t oracle_search_expanded(void);
  * moves from oracle_moves(), a fresh memo per call. It exists to
  * cross-check the fast search; it is slow beyond a total height of 50. */
 bool oracle_plain_search_is_p(const int *heaps, size_t n);
+
+/* How many positions the memo of the last oracle_plain_search_is_p() call
+ * held (each was expanded exactly once), for measurements. */
+size_t oracle_plain_search_last_memo_size(void);
 
 /* The number of distinct canonical positions reachable from this one in
  * zero or more moves (the start included) that still have a move, i.e.

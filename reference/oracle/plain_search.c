@@ -141,6 +141,14 @@ static bool plain_is_p(pos_table *memo, const int *pos, size_t len)
     return is_p;
 }
 
+/* The memo size of the last oracle_plain_search_is_p(), for measurements. */
+static size_t last_memo_size;
+
+size_t oracle_plain_search_last_memo_size(void)
+{
+    return last_memo_size;
+}
+
 bool oracle_plain_search_is_p(const int *heaps, size_t n)
 {
     pos_table memo = { NULL, 0, 0 };
@@ -154,6 +162,7 @@ bool oracle_plain_search_is_p(const int *heaps, size_t n)
     size_t len = oracle_canonicalize(start, n);
     bool is_p = plain_is_p(&memo, start, len);
     free(start);
+    last_memo_size = memo.size;
     table_free(&memo);
     return is_p;
 }

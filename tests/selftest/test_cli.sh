@@ -37,6 +37,17 @@ fail() {
     echo "FAIL: $*" >&2
 }
 
+# The published summary of g(n) for n < 2^21 (tests/data, octal-games):
+# the largest value and the first height where it occurs, far beyond the
+# range the term lists cover.
+summary_checks() {
+    local summary=$DATA/octal_games_grundy_2p21.txt limit want got
+    limit=$(awk '$1 == "limit" {print $2}' "$summary")
+    want="$(awk '$1 == "largest" {print $2}' "$summary") $(awk '$1 == "largest_at" {print $2}' "$summary")"
+    got=$("$BIN" nim $((limit - 1)) | awk 'BEGIN {m = -1} $2 > m {m = $2; at = $1} END {print m, at}')
+    check "grundy nim $((limit - 1)): largest value and where (octal-games)" "$want" "$got"
+}
+
 # check NAME EXPECTED ACTUAL
 check() {
     if [[ $2 == "$3" ]]; then
@@ -225,6 +236,8 @@ bad_args=(
     "moves 4 y"
     "frobnicate"
 )
+summary_checks
+
 for a in "${bad_args[@]}"; do
     rc=0
     # shellcheck disable=SC2086

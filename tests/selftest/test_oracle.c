@@ -179,6 +179,77 @@ Test(oracle, nim_values_fast_path_matches_definition)
     }
 }
 
+/* The table computes heights in blocks of 16 and takes shortcuts that only
+ * pay off past the last rare value (82,860, so from 2 x 82,860 on every
+ * rare pair gives a common value): sample the plain mex across all of
+ * that, every block position included, up to 200,000. */
+Test(oracle, nim_values_sampled_against_definition_up_to_200000)
+{
+    for (int n = 3001; n <= 200000; n += 997 + n % 16) {
+        int expected = oracle_nim_value_by_definition(n);
+        int got = oracle_nim_value(n);
+        cr_assert(got == expected,
+                  "oracle_nim_value(%d): expected %d (mex by definition), "
+                  "got %d", n, expected, got);
+    }
+    for (int n = 165700; n <= 165760; n++) {
+        int expected = oracle_nim_value_by_definition(n);
+        cr_assert(oracle_nim_value(n) == expected,
+                  "oracle_nim_value(%d): expected %d (mex by definition), "
+                  "got %d", n, expected, oracle_nim_value(n));
+    }
+}
+
+/* Blocks are cut where the requests fall, so the table must not depend on
+ * the order of the questions: one request for 60,000 against requests in
+ * uneven steps (blocks of every size, and values that outgrow the flag
+ * rows in the middle of a block). */
+Test(oracle, nim_table_same_in_any_request_order)
+{
+    enum { TOP = 60000 };
+    static int once[TOP + 1];
+    oracle_nim_table_free();
+    (void)oracle_nim_value(TOP);
+    for (int n = 0; n <= TOP; n++)
+        once[n] = oracle_nim_value(n);
+    oracle_nim_table_free();
+    rng_state = 99u;
+    for (int n = 0; n <= TOP; n += rng_between(1, 40)) {
+        int got = oracle_nim_value(n);
+        cr_assert(got == once[n],
+                  "oracle_nim_value(%d) asked in uneven steps: %d, asked "
+                  "after one request for %d: %d", n, got, TOP, once[n]);
+    }
+    for (int n = 0; n <= TOP; n++)
+        cr_assert(oracle_nim_value(n) == once[n],
+                  "oracle_nim_value(%d) asked in uneven steps: %d, asked "
+                  "after one request for %d: %d", n, oracle_nim_value(n),
+                  TOP, once[n]);
+}
+
+/* On a CPU with AVX2 the split scan uses a bitmap of targets
+ * (nim_scan_avx2.c); elsewhere, or when it is turned off, a portable scan
+ * (nim_scan.c). Both must give the same table. */
+Test(oracle, nim_table_same_with_and_without_avx2)
+{
+    enum { TOP = 120000 };
+    static int with[TOP + 1];
+    oracle_nim_table_free();
+    for (int n = 0; n <= TOP; n++)
+        with[n] = oracle_nim_value(n);
+    oracle_nim_table_free();
+    oracle_nim_allow_avx2(false);
+    for (int n = TOP; n >= 0; n--) {
+        int without = oracle_nim_value(n);
+        if (without != with[n])
+            oracle_nim_allow_avx2(true);
+        cr_assert(without == with[n],
+                  "oracle_nim_value(%d): %d with the AVX2 scan allowed, %d without",
+                  n, with[n], without);
+    }
+    oracle_nim_allow_avx2(true);
+}
+
 Test(oracle, nim_table_survives_free_and_rebuild)
 {
     int before[400];
@@ -293,6 +364,47 @@ Test(oracle, search_agrees_with_nim_on_random_positions)
                   expected ? "P" : "N", got ? "P" : "N");
         if (trial == 199)
             oracle_search_reset();  /* the rest starts from a cold memo */
+    }
+}
+
+/* The fast search (pair cancellation, bitsets, move ordering) against the
+ * plainest memoized search, which shares none of that and no nim values. */
+Test(oracle, search_agrees_with_plain_search)
+{
+    for (int h = 0; h <= 42; h++) {
+        bool plain = oracle_plain_search_is_p(&h, 1);
+        oracle_search_reset();
+        bool fast = oracle_search_is_p(&h, 1);
+        cr_assert(fast == plain,
+                  "single heap %d: oracle_plain_search_is_p says %s, "
+                  "oracle_search_is_p says %s", h, plain ? "P" : "N",
+                  fast ? "P" : "N");
+    }
+    int h = 30;
+    (void)oracle_plain_search_is_p(&h, 1);
+    cr_assert(oracle_plain_search_last_memo_size() > 30,
+              "oracle_plain_search_last_memo_size() after heap 30: %zu, "
+              "expected every position it expanded",
+              oracle_plain_search_last_memo_size());
+    rng_state = 4242u;
+    for (int trial = 0; trial < 150; trial++) {
+        int heaps[6];
+        size_t n = (size_t)rng_between(2, 6);
+        int total = 0;
+        for (size_t i = 0; i < n; i++) {
+            heaps[i] = rng_between(1, 14);
+            total += heaps[i];
+        }
+        if (trial % 4 == 0)
+            heaps[1] = heaps[0];    /* pairs, which the fast search cancels */
+        if (total > 40)
+            continue;
+        bool plain = oracle_plain_search_is_p(heaps, n);
+        bool fast = oracle_search_is_p(heaps, n);
+        cr_assert(fast == plain,
+                  "position %s (trial %d): oracle_plain_search_is_p says %s, "
+                  "oracle_search_is_p says %s", show(heaps, n), trial,
+                  plain ? "P" : "N", fast ? "P" : "N");
     }
 }
 
