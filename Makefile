@@ -1,7 +1,7 @@
 # grundy-lab: the lab, its reference solution, its tests and its grader.
 #
 # Student targets:  make test | test-task0 | test-task1 | test-task2 | memcheck | coverage
-# Staff targets:    make deps | all | check | demo | handouts | clean
+# Staff targets:    make deps | all | check | bench | demo | handouts | clean
 #
 # IMPL picks the solution under test: `student` (default), `reference`, or
 # any directory holding grundy_position.c and grundy_solver.c (for example
@@ -59,7 +59,7 @@ all: bin/grundy $(RUNNERS)
 $(BUILD)/given/%.o: student/%.c student/grundy.h | $(BUILD)/given
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
-$(BUILD)/oracle/%.o: reference/oracle/%.c reference/oracle/oracle.h | $(BUILD)/oracle
+$(BUILD)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h) | $(BUILD)/oracle
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
 $(BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) student/grundy.h | $(BUILD)/support
@@ -88,7 +88,7 @@ $(BUILD)/test_task2: $(BUILD)/lab/test_task2.o $(COMMON_TEST_OBJ) \
                      $(BUILD)/support/timed_run.o $(BUILD)/liboracle.a
 	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
 
-bin/grundy: reference/cli/grundy_cli.c $(ORACLE_SRC) reference/oracle/oracle.h | bin
+bin/grundy: reference/cli/grundy_cli.c $(ORACLE_SRC) $(wildcard reference/oracle/*.h) | bin
 	$(CC) -std=c11 -O2 -D_POSIX_C_SOURCE=200809L $(STRICT) -Ireference/oracle \
 	    reference/cli/grundy_cli.c $(ORACLE_SRC) -o $@
 
@@ -178,7 +178,7 @@ $(GRADER_BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) stu
 $(GRADER_BUILD)/runner/%.o: grader/runner/%.c
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
-$(GRADER_BUILD)/oracle/%.o: reference/oracle/%.c reference/oracle/oracle.h
+$(GRADER_BUILD)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/liboracle.a: $(ORACLE_SRC:reference/oracle/%.c=$(GRADER_BUILD)/oracle/%.o)
@@ -194,6 +194,12 @@ $(GRADER_BUILD)/suites/%.o: tests/hidden/%.c $(wildcard tests/support/*.h tests/
 # The project's own test suite: see tests/check.
 check:
 	@tests/check
+
+# The performance targets, measured in one run: a table, and bench/results.md.
+# Builds under build/bench; takes several minutes (see bench/run).
+.PHONY: bench
+bench:
+	@bench/run
 
 deps:
 	@grader/install-deps
@@ -224,6 +230,11 @@ check-browser:
 # The GitLab CI templates, run for real with gitlab-ci-local in shell mode.
 check-ci:
 	@tests/ops/check-ci
+# grade-all on 40 generated submissions: killed and resumed, sharded and merged
+# (make check runs the same with 6).
+.PHONY: check-batch
+check-batch:
+	@tests/ops/check-batch --students 40
 
 clean:
 	rm -rf build bin

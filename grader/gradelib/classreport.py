@@ -1,0 +1,676 @@
+"""The class's gradebook and report, from graded OUT directories (grader/class-report).
+
+Input: one or more OUT directories of grader/grade-all (several = the
+shards of one class). A student is a subdirectory with a safe name (see
+batch.name_problem) holding results.json and/or batch-status.json. A
+student found in two OUT directories is an error: shards are disjoint by
+construction, and guessing which of two grades counts is not this tool's
+job (regrade the student in its own OUT with grade-all instead).
+
+Output, in REPORT_DIR, each file written atomically:
+
+  gradebook.csv   student,total,task0,task1,task2,flags,seed; one row per
+                  student, sorted by name. flags are semicolon-separated
+                  words, in this order: rejected:<what> (one per rejected
+                  symbol or reason: rejected:fopen, rejected:constructor,
+                  rejected:missing-grundy_new...), not_compiled, crash,
+                  timeout, over_budget, leak, memory, grader_error. A
+                  grader_error row has empty points: there is no grade.
+                  No timestamps: the same results give a byte-identical
+                  file, so merged shards can be compared with one run (cmp).
+  report.html     for staff: score histogram, per-task averages, flags,
+                  per-test pass rates, the most common failure messages,
+                  timing ratios against the reference, coverage, and one
+                  row per student linking its feedback.html. No JavaScript;
+                  everything taken from results is HTML-escaped; only
+                  relative links.
+  charts/*.svg    the report's charts, generated SVG (title, desc, axis
+                  labels), shown with <img>.
+
+Python 3.10+ standard library only.
+"""
+
+import csv
+import html
+import io
+import math
+import os
+import re
+import statistics
+import urllib.parse
+
+from . import batch, reports
+
+TASKS = (0, 1, 2)
+TASK_MAX = {0: 35, 1: 25, 2: 40}
+FLAG_ORDER = ["rejected", "not_compiled", "crash", "timeout", "over_budget", "leak", "memory",
+              "grader_error"]
+TASK_COLORS = {0: "#3b6fb6", 1: "#d9822b", 2: "#3a9a5b"}
+FAILURES_SHOWN = 25
+MESSAGE_SHOWN = 160
+TIMING_EDGES = [0.5, 1, 2, 5, 10, 20]
+
+
+class ReportError(Exception):
+    """The report cannot be built (no OUT directory, a duplicate student...)."""
+
+
+# ---- reading the graded directories -------------------------------------------
+
+class Student:
+    def __init__(self, name, directory):
+        self.name = name
+        self.dir = directory
+        self.results = batch.read_json(os.path.join(directory, "results.json"))
+        self.status = batch.read_json(os.path.join(directory, batch.STATUS_FILE))
+        self.error = None
+        if self.status and self.status.get("error"):
+            self.error = reports.clean(self.status["error"], 500)
+        elif self.results is None:
+            self.error = "no readable results.json"
+        elif not isinstance(self.results.get("tests"), list):
+            self.error = "results.json has no tests"
+            self.results = None
+        if self.error:
+            self.results = None
+
+    @property
+    def tests(self):
+        return [t for t in (self.results or {}).get("tests", []) if isinstance(t, dict)]
+
+    @property
+    def seed(self):
+        for source in ((self.results or {}).get("extra_data") or {}, self.status or {}):
+            value = source.get("seed")
+            if isinstance(value, int) and not isinstance(value, bool):
+                return str(value)
+        return ""
+
+
+def collect(out_dirs):
+    """Every graded student under out_dirs, sorted by name."""
+    found = {}
+    for out in out_dirs:
+        if not os.path.isdir(out):
+            raise ReportError(f"{out}: not a directory")
+        for entry in sorted(os.listdir(out)):
+            path = os.path.join(out, entry)
+            if batch.name_problem(entry) or not os.path.isdir(path) or os.path.islink(path):
+                continue
+            if not any(os.path.isfile(os.path.join(path, f)) for f in ("results.json", batch.STATUS_FILE)):
+                continue
+            if entry in found:
+                raise ReportError(f"student {entry} is in both {found[entry].dir} and {path}: "
+                                  "merge shards that do not overlap")
+            found[entry] = Student(entry, path)
+    return [found[name] for name in sorted(found)]
+
+
+# ---- per student: points and flags ----------------------------------------------
+
+def _tags(test):
+    tags = test.get("tags")
+    return [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
+
+
+def _task(test):
+    for tag in _tags(test):
+        if re.fullmatch(r"task[0-9]+", tag):
+            return int(tag[4:])
+    return None
+
+
+def _output(test):
+    return reports.sanitize(test.get("output"))
+
+
+def _failed(test):
+    return test.get("status") != "passed"
+
+
+def task_points(student):
+    points = {task: 0.0 for task in TASKS}
+    for test in student.tests:
+        task = _task(test)
+        if task in points:
+            points[task] += reports.number(test.get("score"))
+    return points
+
+
+REJECTIONS = [
+    (re.compile(r"calls ([A-Za-z_][A-Za-z0-9_]*)\(\), which a submission may not use"), "{0}"),
+    (re.compile(r"section \S+ holds constructor"), "constructor"),
+    (re.compile(r"section \S+ runs code before or after the tests"), "constructor"),
+    (re.compile(r"section \S+ registers Criterion"), "criterion"),
+    (re.compile(r"raw system call"), "syscall"),
+    (re.compile(r"does not define ([A-Za-z_][A-Za-z0-9_]*)\(\)"), "missing-{0}"),
+    (re.compile(r"could not be prepared"), "objcopy"),
+]
+
+
+LEAK_MESSAGE = re.compile(r"heap block\(s\) (are )?(still )?allocated")
+
+
+def flags(student):
+    """The student's flags, in FLAG_ORDER (rejected:... sorted)."""
+    if student.error:
+        return ["grader_error"]
+    found, rejected = set(), set()
+    summary = reports.sanitize((student.results or {}).get("output"))
+    not_compiled = set(re.findall(r"^(\S+) did not compile", summary, re.M))
+    if not_compiled:
+        found.add("not_compiled")
+    for test in student.tests:
+        if not _failed(test):
+            continue
+        tags, output, name = _tags(test), _output(test), reports.sanitize(test.get("name"))
+        if "build" in tags:
+            file = name.rsplit("build::", 1)[-1]
+            if file in not_compiled:
+                continue
+            before = len(rejected)
+            for pattern, word in REJECTIONS:
+                for match in pattern.finditer(output):
+                    rejected.add(word.format(*match.groups()))
+            if len(rejected) == before and "not accepted" in output:
+                rejected.add("other")
+            continue
+        if output.startswith("crashed") or ("timing" in tags and re.search(r"\bcrashed\b", output)):
+            found.add("crash")
+        if output.startswith("timed out"):
+            found.add("timeout")
+        if "timing" in tags and ("stopped at its CPU budget" in output or "the budget is" in output):
+            found.add("over_budget")
+        if "memory" in tags and not output.startswith("not run"):
+            findings = [line for line in output.splitlines()[1:] if " in " in line and ":" in line]
+            if any(re.search(r"\blost\b|still reachable", line) for line in findings):
+                found.add("leak")
+            if any(not re.search(r"\blost\b|still reachable", line) for line in findings):
+                found.add("memory")
+        elif LEAK_MESSAGE.search(output):   # the suites' own leak checks
+            found.add("leak")
+    words = [f"rejected:{re.sub(r'[^A-Za-z0-9_.-]', '_', r)[:60]}" for r in sorted(rejected)]
+    return words + [f for f in FLAG_ORDER[1:] if f in found]
+
+
+def _points_text(value):
+    return reports.points(round(value, 2))
+
+
+def gradebook_rows(students):
+    rows = []
+    for s in students:
+        if s.error:
+            rows.append([s.name, "", "", "", "", ";".join(flags(s)), s.seed])
+            continue
+        tasks = task_points(s)
+        rows.append([s.name, _points_text(reports.number(s.results.get("score"))),
+                     *(_points_text(tasks[t]) for t in TASKS), ";".join(flags(s)), s.seed])
+    return rows
+
+
+def gradebook_csv(students):
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["student", "total", "task0", "task1", "task2", "flags", "seed"])
+    writer.writerows(gradebook_rows(students))
+    return buffer.getvalue()
+
+
+# ---- class statistics --------------------------------------------------------------
+
+def normalize_message(text):
+    """The first non-empty line, so alike failures group: without a
+    file:line prefix or a "(seed N)", a repeated "word: " prefix once,
+    positions as {...}, numbers as N; a stub's message only up to "see the TODOs"."""
+    line = next((l.strip() for l in reports.sanitize(text).splitlines() if l.strip()), "(no message)")
+    line = re.sub(r"^[\w./-]+\.[ch]:\d+: ", "", line)
+    line = re.sub(r"^([a-z][a-z ]*: )\1+", r"\1", line)
+    line = re.sub(r"\s*\(seed \d+\)", "", line)
+    stub = re.match(r"(.*?not implemented yet: .*?\(see the TODOs in your code\))", line)
+    if stub:
+        line = stub.group(1)
+    line = re.sub(r"\{[^{}]*\}", "{...}", line)
+    line = re.sub(r"\d+(\.\d+)?", "N", line)
+    return line if len(line) <= MESSAGE_SHOWN else line[:MESSAGE_SHOWN - 3] + "..."
+
+
+def test_label(test):
+    name = reports.sanitize(test.get("name")) or reports.sanitize(test.get("id")) or "?"
+    name = re.sub(r"^Task [0-9]+ / ", "", name)
+    return re.sub(r"^task[0-9]+_hidden::", "(hidden) ", name)
+
+
+def pass_rates(students):
+    """[(label, task, passed, count)] in the order tests first appear."""
+    table = {}
+    for s in students:
+        for test in s.tests:
+            key = (_task(test), test_label(test))
+            entry = table.setdefault(key, [0, 0])
+            entry[1] += 1
+            entry[0] += 0 if _failed(test) else 1
+    order = {key: i for i, key in enumerate(table)}
+    keys = sorted(table, key=lambda k: (k[0] if k[0] is not None else 99, order[k]))
+    return [(label, task, *table[(task, label)]) for task, label in keys]
+
+
+def common_failures(students):
+    """[(message, failures, students, example tests)] most frequent first."""
+    groups = {}
+    for s in students:
+        for test in s.tests:
+            if not _failed(test):
+                continue
+            message = normalize_message(_output(test))
+            entry = groups.setdefault(message, {"count": 0, "students": set(), "tests": {}})
+            entry["count"] += 1
+            entry["students"].add(s.name)
+            label = test_label(test)
+            entry["tests"][label] = entry["tests"].get(label, 0) + 1
+    ranked = sorted(groups.items(), key=lambda kv: (-kv[1]["count"], -len(kv[1]["students"]), kv[0]))
+    out = []
+    for message, entry in ranked:
+        tests = sorted(entry["tests"], key=lambda t: (-entry["tests"][t], t))
+        out.append((message, entry["count"], len(entry["students"]), tests))
+    return out
+
+
+def timing_data(students):
+    """{position: {"ratios": [...], "stopped": n, "other": n}} over students."""
+    data = {}
+    for s in students:
+        board = {}
+        for entry in (s.results or {}).get("leaderboard") or []:
+            if isinstance(entry, dict) and str(entry.get("name", "")).startswith("CPU ratio "):
+                board[reports.sanitize(entry["name"])[len("CPU ratio "):]] = reports.number(entry.get("value"))
+        for test in s.tests:
+            if "timing" not in _tags(test):
+                continue
+            position = reports.sanitize(test.get("name")).rsplit("timing::", 1)[-1]
+            entry = data.setdefault(position, {"ratios": [], "stopped": 0, "other": 0})
+            if position in board:
+                entry["ratios"].append(board[position])
+            elif "stopped at its CPU budget" in _output(test):
+                entry["stopped"] += 1
+            else:
+                entry["other"] += 1
+    return data
+
+
+def coverage_values(students):
+    values = []
+    for s in students:
+        value = ((s.results or {}).get("extra_data") or {}).get("coverage_line_percent")
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+            values.append(float(value))
+    return values
+
+
+def ten_bins(values, top=100.0):
+    """10 bins of width top/10, the last one including top."""
+    counts = [0] * 10
+    for v in values:
+        i = min(9, max(0, int(v // (top / 10))))
+        counts[i] += 1
+    return counts
+
+
+# ---- SVG charts ------------------------------------------------------------------
+
+FONT = "font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\""
+
+
+def _x(text):
+    return html.escape(reports.sanitize(text), quote=True)
+
+
+def _nice_step(top, ticks=5):
+    """An integer tick step (1, 2, 5, 10, 20, ...) giving at most about `ticks` ticks up to top."""
+    step = 1
+    while top / step > ticks:
+        for factor in (2, 5 / 2, 2):
+            step = int(step * factor)
+            if top / step <= ticks:
+                break
+    return step
+
+
+def _svg(width, height, title, desc, body):
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="title desc">\n'
+            f'<title id="title">{_x(title)}</title>\n<desc id="desc">{_x(desc)}</desc>\n'
+            f'<rect width="{width}" height="{height}" fill="#ffffff"/>\n'
+            + "\n".join(body) + "\n</svg>\n")
+
+
+def bar_chart(title, desc, categories, series, x_label, y_label, width=680, height=340):
+    """Vertical (grouped) bars: series = [(name, [count per category], color)]."""
+    left, right, top, bottom = 60, 16, 40, 70
+    plot_w, plot_h = width - left - right, height - top - bottom
+    peak = max([max(values) for _, values, _ in series if values] + [0])
+    step = _nice_step(max(peak, 1))
+    y_top = max(step, math.ceil(max(peak, 1) / step) * step)
+    body = [f'<text x="{width / 2:.0f}" y="22" text-anchor="middle" font-size="15" '
+            f'font-weight="bold" {FONT}>{_x(title)}</text>']
+    # grid and y ticks
+    value = 0
+    while value <= y_top + 1e-9:
+        y = top + plot_h - plot_h * value / y_top
+        body.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" '
+                    f'stroke="#dddddd" stroke-width="1"/>')
+        body.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="12" '
+                    f'{FONT}>{value:g}</text>')
+        value += step
+    slot = plot_w / max(len(categories), 1)
+    group = slot * 0.8
+    bar = group / max(len(series), 1)
+    for i, category in enumerate(categories):
+        x0 = left + i * slot + (slot - group) / 2
+        for j, (name, values, color) in enumerate(series):
+            count = values[i] if i < len(values) else 0
+            h = plot_h * count / y_top
+            x = x0 + j * bar
+            body.append(f'<rect x="{x:.1f}" y="{top + plot_h - h:.1f}" width="{max(bar - 1, 1):.1f}" '
+                        f'height="{h:.1f}" fill="{color}"><title>{_x(category)}: {count} '
+                        f'{_x(name)}</title></rect>')
+            if count:
+                body.append(f'<text x="{x + bar / 2:.1f}" y="{top + plot_h - h - 4:.1f}" '
+                            f'text-anchor="middle" font-size="11" {FONT}>{count}</text>')
+        body.append(f'<text x="{left + i * slot + slot / 2:.1f}" y="{top + plot_h + 16}" '
+                    f'text-anchor="middle" font-size="11" {FONT}>{_x(category)}</text>')
+    # axes and their labels
+    body.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#333333"/>')
+    body.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
+                f'stroke="#333333"/>')
+    body.append(f'<text x="{left + plot_w / 2:.0f}" y="{height - 30}" text-anchor="middle" '
+                f'font-size="13" {FONT}>{_x(x_label)}</text>')
+    body.append(f'<text x="16" y="{top + plot_h / 2:.0f}" text-anchor="middle" font-size="13" '
+                f'transform="rotate(-90 16 {top + plot_h / 2:.0f})" {FONT}>{_x(y_label)}</text>')
+    if len(series) > 1:
+        x = left
+        for name, _, color in series:
+            body.append(f'<rect x="{x}" y="{height - 16}" width="12" height="12" fill="{color}"/>')
+            body.append(f'<text x="{x + 16}" y="{height - 6}" font-size="12" {FONT}>{_x(name)}</text>')
+            x += 26 + 7 * len(name)
+    return _svg(width, height, title, desc, body)
+
+
+def hbar_chart(title, desc, rows, x_label, legend, width=900):
+    """Horizontal bars of fractions: rows = [(label, fraction 0..1, color, note)]."""
+    left, right, top, row_h = 400, 70, 56, 17
+    plot_w = width - left - right
+    height = top + row_h * max(len(rows), 1) + 56
+    bottom_axis = top + row_h * max(len(rows), 1)
+    body = [f'<text x="{width / 2:.0f}" y="22" text-anchor="middle" font-size="15" '
+            f'font-weight="bold" {FONT}>{_x(title)}</text>']
+    x = left
+    for name, color in legend:
+        body.append(f'<rect x="{x}" y="32" width="12" height="12" fill="{color}"/>')
+        body.append(f'<text x="{x + 16}" y="42" font-size="12" {FONT}>{_x(name)}</text>')
+        x += 30 + 7 * len(name)
+    for pct in range(0, 101, 20):
+        gx = left + plot_w * pct / 100
+        body.append(f'<line x1="{gx:.1f}" y1="{top}" x2="{gx:.1f}" y2="{bottom_axis}" '
+                    f'stroke="#dddddd"/>')
+        body.append(f'<text x="{gx:.1f}" y="{bottom_axis + 16}" text-anchor="middle" font-size="11" '
+                    f'{FONT}>{pct}%</text>')
+    for i, (label, fraction, color, note) in enumerate(rows):
+        y = top + i * row_h
+        shown = label if len(label) <= 60 else label[:57] + "..."
+        body.append(f'<text x="{left - 6}" y="{y + 12}" text-anchor="end" font-size="11" '
+                    f'{FONT}>{_x(shown)}</text>')
+        w = plot_w * max(0.0, min(1.0, fraction))
+        body.append(f'<rect x="{left}" y="{y + 2}" width="{w:.1f}" height="{row_h - 4}" '
+                    f'fill="{color}"><title>{_x(label)}: {_x(note)}</title></rect>')
+        body.append(f'<text x="{left + w + 4:.1f}" y="{y + 12}" font-size="11" {FONT}>{_x(note)}</text>')
+    body.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom_axis}" stroke="#333333"/>')
+    body.append(f'<line x1="{left}" y1="{bottom_axis}" x2="{left + plot_w}" y2="{bottom_axis}" '
+                f'stroke="#333333"/>')
+    body.append(f'<text x="{left + plot_w / 2:.0f}" y="{bottom_axis + 38}" text-anchor="middle" '
+                f'font-size="13" {FONT}>{_x(x_label)}</text>')
+    return _svg(width, height, title, desc, body)
+
+
+def _range_labels(width, top):
+    return [f"{int(i * width)}-{int((i + 1) * width)}" for i in range(int(top // width))]
+
+
+def charts(students):
+    """{file name: (svg text, alt text)}."""
+    graded = [s for s in students if not s.error]
+    totals = [reports.number(s.results.get("score")) for s in graded]
+    out = {}
+    labels = _range_labels(10, 100)
+    out["scores.svg"] = (bar_chart(
+        "Total scores", f"Histogram of the total scores of {len(totals)} graded students, "
+        "in bins of 10 points (the last bin includes 100).",
+        labels, [("students", ten_bins(totals), "#3b6fb6")], "total score (out of 100)",
+        "students"), f"Histogram of total scores: {', '.join(f'{l}: {c}' for l, c in zip(labels, ten_bins(totals)))}")
+
+    rates = pass_rates(graded)
+    rows = [(label, passed / count if count else 0.0, TASK_COLORS.get(task, "#888888"),
+             f"{100 * passed / count:.0f}% ({passed}/{count})" if count else "-")
+            for label, task, passed, count in rates]
+    out["pass-rates.svg"] = (hbar_chart(
+        "Pass rate per test", f"For each of the {len(rows)} tests, the share of the {len(graded)} "
+        "graded students who passed it; bars colored by task.", rows,
+        "students who passed the test (%)", [(f"Task {t}", TASK_COLORS[t]) for t in TASKS]),
+        "Bar chart of the pass rate of each test; the same numbers are in the table below.")
+
+    timing = timing_data(graded)
+    categories = ["< 0.5"] + [f"{a:g}-{b:g}" for a, b in zip(TIMING_EDGES, TIMING_EDGES[1:])] + \
+        [f"> {TIMING_EDGES[-1]:g}", "stopped"]
+    palette = ["#3b6fb6", "#d9822b", "#3a9a5b", "#8e5ea2", "#c0392b"]
+    series = []
+    for i, (position, entry) in enumerate(sorted(timing.items())):
+        counts = [0] * len(categories)
+        for ratio in entry["ratios"]:
+            counts[sum(1 for edge in TIMING_EDGES if ratio >= edge)] += 1
+        counts[-1] = entry["stopped"]
+        series.append((position, counts, palette[i % len(palette)]))
+    out["timing.svg"] = (bar_chart(
+        "CPU time against the reference", "For each timed position, how many students' solvers "
+        "took a CPU time in each range of ratios to the reference solution's (x times the "
+        "reference; 'stopped' = killed at the CPU budget).", categories,
+        series or [("students", [0] * len(categories), "#3b6fb6")],
+        "CPU time / reference CPU time (ratio ranges, log-spaced)", "students"),
+        "Grouped histogram of timing ratios per timed position; the numbers are in the table below.")
+
+    coverage = coverage_values(graded)
+    out["coverage.svg"] = (bar_chart(
+        "Line coverage of the students' files", f"Histogram of the line coverage that the public "
+        f"suites reach in the two files of {len(coverage)} students, in bins of 10%.",
+        [f"{l}%" for l in labels], [("students", ten_bins(coverage), "#3a9a5b")],
+        "lines of grundy_position.c and grundy_solver.c run by the tests (%)", "students"),
+        f"Histogram of line coverage: {', '.join(f'{l}%: {c}' for l, c in zip(labels, ten_bins(coverage)))}")
+    return out
+
+
+# ---- report.html -----------------------------------------------------------------
+
+STYLE = reports.STYLE + """
+body{max-width:70em}
+img{max-width:100%;height:auto;border:1px solid #e4e4e4;margin:.5em 0}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+td.flags{font-size:.9em}
+.small{font-size:.9em;color:#444}
+table{margin:.5em 0 1em}
+"""
+
+
+def _href(target, report_dir):
+    rel = os.path.relpath(target, report_dir)
+    return urllib.parse.quote(rel.replace(os.sep, "/"), safe="/._-~@+")
+
+
+def _table(header, rows, numeric=()):
+    e = html.escape
+    head = "".join(f'<th{" class=num" if i in numeric else ""}>{e(h)}</th>' for i, h in enumerate(header))
+    body = []
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            css = ' class="num"' if i in numeric else ""
+            # a cell is text (escaped here) or ("html", markup built by this module)
+            content = cell[1] if isinstance(cell, tuple) else e(str(cell))
+            cells.append(f"<td{css}>{content}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(body)
+            + "\n</tbody>\n</table>")
+
+
+def _stats(values):
+    if not values:
+        return "-", "-", "-", "-"
+    return (reports.points(statistics.mean(values)), reports.points(statistics.median(values)),
+            reports.points(min(values)), reports.points(max(values)))
+
+
+def report_html(students, report_dir, sources, chart_files):
+    e = html.escape
+    graded = [s for s in students if not s.error]
+    totals = [reports.number(s.results.get("score")) for s in graded]
+    flag_lists = {s.name: flags(s) for s in students}
+    parts = ["<h1>Grundy lab: class report</h1>"]
+    errors = len(students) - len(graded)
+    mean, median, low, high = _stats(totals)
+    parts.append(f'<p class="lead">{len(students)} students, {len(graded)} graded'
+                 + (f", {errors} with a grader error" if errors else "")
+                 + f"; mean {mean}, median {median} (of 100)</p>")
+    seeds = sorted({s.seed for s in students if s.seed}, key=lambda v: int(v))
+    parts.append('<p class="small">From ' + ", ".join("this directory" if src == "." else
+                                                        f"<code>{e(src)}</code>" for src in sources)
+                 + (f"; seed{'s' if len(seeds) > 1 else ''} {e(', '.join(seeds))}" if seeds else "")
+                 + ". The gradebook is <a href=\"gradebook.csv\">gradebook.csv</a>.</p>")
+
+    parts.append('<h2 id="scores">Scores</h2>')
+    parts.append(f'<img src="charts/scores.svg" alt="{e(chart_files["scores.svg"])}" width="680" height="340">')
+    task_rows = []
+    for task in TASKS:
+        values = [task_points(s)[task] for s in graded]
+        m, med, lo, hi = _stats(values)
+        task_rows.append([f"Task {task}", m, med, lo, hi, TASK_MAX[task]])
+    task_rows.append(["Total", mean, median, low, high, 100])
+    parts.append(_table(["", "mean", "median", "min", "max", "out of"], task_rows, numeric={1, 2, 3, 4, 5}))
+
+    parts.append('<h2 id="flags">Flags</h2>')
+    counts = {}
+    for words in flag_lists.values():
+        for word in words:
+            counts[word] = counts.get(word, 0) + 1
+    if counts:
+        def flag_rank(word):
+            base = word.split(":")[0]
+            return (FLAG_ORDER.index(base) if base in FLAG_ORDER else 99, word)
+        parts.append(_table(["flag", "students"], [[w, counts[w]] for w in sorted(counts, key=flag_rank)],
+                            numeric={1}))
+    else:
+        parts.append("<p>No student has a flag.</p>")
+    parts.append('<p class="small">rejected:X: an object check refused a file (X: the symbol or '
+                 "reason); not_compiled: a file did not compile or is missing; crash, timeout: a "
+                 "test crashed or ran out of time; over_budget: a timing check went over its CPU "
+                 "budget; leak, memory: leaks, or invalid accesses, found by the tests or valgrind; "
+                 "grader_error: the grader itself failed on this submission (see its "
+                 "logs/grade-all.txt).</p>")
+
+    parts.append('<h2 id="tests">Pass rate per test</h2>')
+    parts.append(f'<img src="charts/pass-rates.svg" alt="{e(chart_files["pass-rates.svg"])}">')
+    rates = pass_rates(graded)
+    parts.append("<details>\n<summary>The same as a table</summary>\n"
+                 + _table(["task", "test", "passed", "of", "pass rate"],
+                          [[task if task is not None else "-", label, passed, count,
+                            f"{100 * passed / count:.0f}%" if count else "-"]
+                           for label, task, passed, count in rates], numeric={2, 3, 4})
+                 + "\n</details>")
+
+    parts.append('<h2 id="failures">Most common failure messages</h2>')
+    failures = common_failures(graded)
+    parts.append('<p class="small">First line of each failing test\'s message, numbers replaced by N, '
+                 f"so alike failures group; the {FAILURES_SHOWN} most frequent.</p>")
+    if failures:
+        parts.append(_table(["failures", "students", "message", "tests (most frequent first)"],
+                            [[count, who, message, ", ".join(tests[:3]) + (f" and {len(tests) - 3} more"
+                                                                          if len(tests) > 3 else "")]
+                             for message, count, who, tests in failures[:FAILURES_SHOWN]],
+                            numeric={0, 1}))
+    else:
+        parts.append("<p>No test failed.</p>")
+
+    parts.append('<h2 id="timing">Timing against the reference</h2>')
+    parts.append(f'<img src="charts/timing.svg" alt="{e(chart_files["timing.svg"])}" width="680" height="340">')
+    timing_rows = []
+    for position, entry in sorted(timing_data(graded).items()):
+        ratios = entry["ratios"]
+        timing_rows.append([position, len(ratios),
+                            f"{statistics.median(ratios):.2f}" if ratios else "-",
+                            f"{min(ratios):.2f}" if ratios else "-", f"{max(ratios):.2f}" if ratios else "-",
+                            entry["stopped"], entry["other"]])
+    parts.append(_table(["position", "measured", "median ratio", "min", "max", "stopped at budget",
+                         "not measured (not built, wrong answer, no search, crash)"],
+                        timing_rows, numeric={1, 2, 3, 4, 5, 6}))
+
+    parts.append('<h2 id="coverage">Coverage</h2>')
+    parts.append(f'<img src="charts/coverage.svg" alt="{e(chart_files["coverage.svg"])}" width="680" height="340">')
+
+    parts.append('<h2 id="students">Students</h2>')
+    rows = []
+    for s in students:
+        feedback = os.path.join(s.dir, "feedback.html")
+        if os.path.isfile(feedback):
+            link = ("html", f'<a href="{e(_href(feedback, report_dir))}">{e(s.name)}</a>')
+        else:
+            link = s.name
+        if s.error:
+            log = os.path.join(s.dir, "logs", "grade-all.txt")
+            note = ("html", f'{e(s.error)} (<a href="{e(_href(log, report_dir))}">log</a>)'
+                    if os.path.isfile(log) else e(s.error))
+            rows.append([link, "", "", "", "", ("html", e(";".join(flag_lists[s.name]))), note])
+            continue
+        tasks = task_points(s)
+        coverage = ((s.results or {}).get("extra_data") or {}).get("coverage_line_percent")
+        rows.append([link, _points_text(reports.number(s.results.get("score"))),
+                     *(_points_text(tasks[t]) for t in TASKS),
+                     ("html", e("; ".join(flag_lists[s.name]))),
+                     f"{reports.points(coverage)}%" if isinstance(coverage, (int, float)) else "-"])
+    parts.append(_table(["student (feedback)", "total", "task 0", "task 1", "task 2", "flags",
+                         "coverage"], rows, numeric={1, 2, 3, 4}))
+
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+            "img-src 'self'; style-src 'unsafe-inline'\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            "<title>Grundy lab: class report</title>\n"
+            f"<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
+            + "\n".join(parts) + "\n</main>\n</body>\n</html>\n")
+
+
+# ---- writing -----------------------------------------------------------------------
+
+def build(out_dirs, report_dir):
+    """Writes gradebook.csv, charts/*.svg and report.html; returns the students."""
+    out_dirs = [os.path.realpath(d) for d in out_dirs]
+    report_dir = os.path.realpath(report_dir)
+    twice = sorted({d for d in out_dirs if out_dirs.count(d) > 1})
+    if twice:
+        raise ReportError(f"{twice[0]} is given twice")
+    try:
+        return _build(out_dirs, report_dir)
+    except OSError as error:
+        # an unreadable OUT, a REPORT_DIR that is a file or not writable...
+        raise ReportError(f"{error.filename or report_dir}: {error.strerror or error}") from None
+
+
+def _build(out_dirs, report_dir):
+    students = collect(out_dirs)
+    os.makedirs(os.path.join(report_dir, "charts"), exist_ok=True)
+    reports.write_atomic(report_dir, "gradebook.csv", gradebook_csv(students).encode("utf-8"))
+    made = charts(students)
+    for name, (svg, _) in made.items():
+        reports.write_atomic(os.path.join(report_dir, "charts"), name, svg.encode("utf-8"))
+    sources = [os.path.relpath(d, report_dir) for d in out_dirs]
+    page = report_html(students, report_dir, sources, {name: alt for name, (_, alt) in made.items()})
+    reports.write_atomic(report_dir, "report.html", page.encode("utf-8"))
+    return students
+

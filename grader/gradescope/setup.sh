@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Gradescope's setup.sh: runs once, as root, when Gradescope builds the
+# autograder image from autograder.zip (Ubuntu 22.04 or 24.04 base image).
+# The zip is unpacked into /autograder/source, this directory.
+#
+#   1. installs the grader's packages with apt-get (AUTOGRADER_SKIP_APT=1
+#      skips this, for a machine that has them: tests/ops/check-gradescope);
+#   2. makes sure gcovr is at least 5.1 (Ubuntu 22.04 ships 5.0, which
+#      lacks --cobertura and reports fractions, not percentages);
+#   3. builds the grader's harness once (`make grader-harness`), so every
+#      submission is graded against the same prebuilt objects;
+#   4. grades the reference solution and fails the image build unless it
+#      scores full marks: a broken image is found now, not on a student's
+#      submission (AUTOGRADER_SKIP_SELFTEST=1 skips it).
+set -euo pipefail
+source_dir=$(cd "$(dirname "$0")" && pwd)
+
+PACKAGES=(
+    build-essential   # gcc, make
+    libcriterion-dev  # the test framework (universe)
+    libjansson-dev    # the grader's report hook
+    valgrind          # the memory phase
+    gcovr             # the coverage phase
+    bubblewrap        # the sandbox (used where the container allows it)
+    python3           # the grader
+    python3-pip       # only if gcovr must come from PyPI (below)
+    ca-certificates
+)
+
+if [ -z "${AUTOGRADER_SKIP_APT:-}" ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    if command -v add-apt-repository >/dev/null; then
+        add-apt-repository -y universe >/dev/null 2>&1 || true
+    fi
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}"
+fi
+
+gcovr_ok() {
+    local version
+    version=$(gcovr --version 2>/dev/null | sed -n 's/^gcovr \([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p' | head -n 1)
+    [ -n "$version" ] || return 1
+    set -- $version
+    [ "$1" -gt 5 ] || { [ "$1" -eq 5 ] && [ "$2" -ge 1 ]; }
+}
+if ! gcovr_ok; then
+    echo "setup: gcovr $(gcovr --version 2>/dev/null | head -n 1) is older than 5.1; installing gcovr 7.2 from PyPI"
+    python3 -m pip install --quiet 'gcovr==7.2' ||
+        python3 -m pip install --quiet --break-system-packages 'gcovr==7.2'
+    hash -r
+    gcovr_ok || { echo "setup: gcovr is still older than 5.1" >&2; exit 1; }
+fi
+
+make -C "$source_dir" --no-print-directory -j"$(nproc)" grader-harness
+chmod 755 "$source_dir/run_autograder" "$source_dir/grader/grade"
+
+if [ -z "${AUTOGRADER_SKIP_SELFTEST:-}" ]; then
+    selftest=$(mktemp -d)
+    trap 'rm -rf "$selftest"' EXIT
+    "$source_dir/grader/grade" "$source_dir/reference" --out "$selftest/out" --seed 1 >"$selftest/log" 2>&1 || {
+        cat "$selftest/log" >&2
+        echo "setup: the grader failed on the reference solution" >&2
+        exit 1
+    }
+    python3 - "$selftest/out/results.json" <<'PY'
+import json
+import sys
+result = json.load(open(sys.argv[1]))
+failing = [t["name"] for t in result["tests"] if t.get("status") != "passed"]
+if result["score"] < 100 or failing:
+    sys.exit(f"setup: the reference solution scored {result['score']}; failing: {failing}")
+print(f"setup: the reference solution scores {result['score']:g}; "
+      f"sandbox: {result.get('extra_data', {}).get('sandbox')}")
+PY
+fi
+echo "setup: done"
