@@ -100,31 +100,7 @@ $(BUILD) $(BUILD)/given $(BUILD)/oracle $(BUILD)/support $(BUILD)/impl $(BUILD)/
 
 # ---- student targets ----------------------------------------------------------
 
-# Runs every task's suite (a failing task does not stop the others), then
-# prints the per-task summary; fails if any test failed.
-test: $(RUNNERS)
-	@tests/run-suites $(BUILD) $(TASKS) -- $(CRITERION_FLAGS)
-
-$(TASKS:%=test-%): test-%: $(BUILD)/test_%
-	@tests/run-suites $(BUILD) $* -- $(CRITERION_FLAGS)
-
-# The suites under valgrind. Timing checks are skipped (valgrind slows
-# everything down 20-50x); leaks and invalid accesses fail the run.
-memcheck: $(RUNNERS)
-	@LAB_SKIP_TIMING=1 tests/run-suites --valgrind $(BUILD) $(TASKS) -- $(CRITERION_FLAGS)
-
-# Line and branch coverage of the two solution files, as HTML. Built apart
-# (no optimisation, gcov instrumentation) so it never mixes with `make test`.
-COVERAGE_BUILD := build/coverage$(if $(filter student,$(IMPL)),,-$(IMPL_NAME))
-coverage:
-	@rm -rf $(COVERAGE_BUILD)
-	@$(MAKE) --no-print-directory IMPL=$(IMPL) BUILD=$(COVERAGE_BUILD) \
-	    BASE_CFLAGS="-std=c11 -g -O0 -D_POSIX_C_SOURCE=200809L --coverage" \
-	    $(TASKS:%=$(COVERAGE_BUILD)/test_%) >/dev/null
-	@tests/run-suites $(COVERAGE_BUILD) $(TASKS) -- $(CRITERION_FLAGS) >$(COVERAGE_BUILD)/tests.log 2>&1 || true
-	@gcovr --root . --filter '$(IMPL)/grundy_(position|solver)\.c' \
-	    --html-details $(COVERAGE_BUILD)/index.html --print-summary $(COVERAGE_BUILD)/impl
-	@echo "coverage report: $(COVERAGE_BUILD)/index.html (test output: $(COVERAGE_BUILD)/tests.log)"
+include tests/student-targets.mk
 
 # ---- the grader's harness -----------------------------------------------------
 # Everything trusted that grader/grade links with a submission, built once
