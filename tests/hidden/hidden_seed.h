@@ -84,6 +84,37 @@ static inline int hidden_between(unsigned *state, int low, int high)
     return low + (int)(lab_random(state) % (unsigned)(high - low + 1));
 }
 
+/* Shuffles a[0 .. n-1] in place (Fisher-Yates), drawing from `state`. */
+static inline void hidden_shuffle(int *a, size_t n, unsigned *state)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = lab_random(state) % i;
+        int t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
+/* Fills heaps[0 .. n-1] (n <= 16) with live heaps of 3 + a share of `extra`
+ * each: n - 1 cut points drawn in [0, extra] and sorted, the gaps between
+ * them being the shares, so every split of the total is possible. */
+static inline void hidden_split(unsigned *state, int extra, int n, int *heaps)
+{
+    int cuts[16];
+    for (int i = 0; i < n - 1; i++) {
+        int c = hidden_between(state, 0, extra), j = i;
+        while (j > 0 && cuts[j - 1] > c) {
+            cuts[j] = cuts[j - 1];
+            j--;
+        }
+        cuts[j] = c;
+    }
+    for (int i = 0; i < n; i++) {
+        int from = i == 0 ? 0 : cuts[i - 1], to = i == n - 1 ? extra : cuts[i];
+        heaps[i] = 3 + to - from;
+    }
+}
+
 /* printf-style text followed by " (seed N)", in a buffer of this header;
  * valid until the next call. */
 __attribute__((format(printf, 1, 2))) static inline const char *hidden_with_seed(const char *format,

@@ -76,16 +76,6 @@ static size_t model_heights(const model *m, int *heights)
     return n;
 }
 
-static void shuffle(int *a, size_t n, unsigned *rng)
-{
-    for (size_t i = n; i > 1; i--) {
-        size_t j = lab_random(rng) % i;
-        int t = a[i - 1];
-        a[i - 1] = a[j];
-        a[j] = t;
-    }
-}
-
 /* "5, 1, 3": heaps in the order they were added, for messages (one static
  * buffer; long lists are cut short). */
 static const char *order_text(const int *heaps, size_t n)
@@ -153,7 +143,7 @@ LAB_TEST(task0_hidden, many_distinct_heights_grow_the_array)
         size_t pool = 0;
         for (int h = 3; h <= MAX_HEIGHT; h++)
             heights[pool++] = h;
-        shuffle(heights, pool, &rng);
+        hidden_shuffle(heights, pool, &rng);
         size_t distinct = (size_t)hidden_between(&rng, 100, 180);
         model m = {0};
         int added[4 * MAX_HEIGHT];
@@ -193,14 +183,14 @@ LAB_TEST(task0_hidden, remove_front_middle_end)
         size_t pool_n = 0;
         for (int h = 3; h <= 150; h++)
             pool[pool_n++] = h;
-        shuffle(pool, pool_n, &rng);
+        hidden_shuffle(pool, pool_n, &rng);
         size_t distinct = (size_t)hidden_between(&rng, 40, 80);
         int heaps[4 * MAX_HEIGHT];
         size_t n = 0;
         for (size_t i = 0; i < distinct; i++)
             for (int k = hidden_between(&rng, 1, 3); k > 0; k--)
                 heaps[n++] = pool[i];
-        shuffle(heaps, n, &rng);
+        hidden_shuffle(heaps, n, &rng);
         grundy_position *p = hidden_build(heaps, n);
         model m = {0};
         for (size_t i = 0; i < n; i++)
@@ -209,7 +199,7 @@ LAB_TEST(task0_hidden, remove_front_middle_end)
         int order[3] = {0, 1, 2};
         for (size_t step = 0; step < n; step++) {
             if (step % 3 == 0)
-                shuffle(order, 3, &rng);
+                hidden_shuffle(order, 3, &rng);
             int heights[MAX_HEIGHT];
             size_t d = model_heights(&m, heights);
             int kind = order[step % 3];
@@ -248,7 +238,7 @@ LAB_TEST(task0_hidden, remove_until_empty_then_add_again)
         snprintf(what, sizeof what, "in cycle %d, after adding %s to the emptied position", cycle,
                  order_text(heaps, n));
         expect_model(p, &m, what, SECTION_MAP);
-        shuffle(heaps, n, &rng);
+        hidden_shuffle(heaps, n, &rng);
         for (size_t i = 0; i < n; i++) {
             int h = heaps[i];
             if (lab_random(&rng) % 4 == 0) {
@@ -337,7 +327,7 @@ LAB_TEST(task0_hidden, count_of_absent_heights)
         }
         for (int k = hidden_between(&rng, 0, 2); k > 0; k--)
             heaps[n++] = hidden_between(&rng, 0, 2);
-        shuffle(heaps, n, &rng);
+        hidden_shuffle(heaps, n, &rng);
         grundy_position *p = hidden_build(heaps, n);
         model m = {0};
         for (size_t i = 0; i < n; i++)
@@ -392,7 +382,7 @@ LAB_TEST(task0_hidden, copy_of_the_empty_position)
             for (size_t i = 0; i < n; i++)
                 heaps[i] = hidden_between(&rng, 3, 40);
             e = hidden_build(heaps, n);
-            shuffle(heaps, n, &rng);
+            hidden_shuffle(heaps, n, &rng);
             for (size_t i = 0; i < n; i++)
                 grundy_remove_heap(e, heaps[i]);
             name = "a position emptied by removing every heap";
@@ -446,14 +436,14 @@ LAB_TEST(task0_hidden, copy_of_a_large_position_is_deep)
         size_t pool_n = 0;
         for (int h = 3; h <= MAX_HEIGHT; h++)
             pool[pool_n++] = h;
-        shuffle(pool, pool_n, &rng);
+        hidden_shuffle(pool, pool_n, &rng);
         size_t distinct = (size_t)hidden_between(&rng, 60, 150);
         int heaps[MAX_HEAPS];
         size_t n = 0;
         for (size_t i = 0; i < distinct; i++)
             for (int k = hidden_between(&rng, 1, 4); k > 0; k--)
                 heaps[n++] = pool[i];
-        shuffle(heaps, n, &rng);
+        hidden_shuffle(heaps, n, &rng);
         grundy_position *p = hidden_build(heaps, n);
         model mp = {0};
         for (size_t i = 0; i < n; i++)
@@ -540,10 +530,10 @@ LAB_TEST(task0_hidden, equality_same_heights_different_counts)
                 c_heaps[cn++] = heights[i];
         }
         memcpy(a2_heaps, a_heaps, an * sizeof *a_heaps);
-        shuffle(a_heaps, an, &rng);
-        shuffle(a2_heaps, an, &rng);
-        shuffle(b_heaps, bn, &rng);
-        shuffle(c_heaps, cn, &rng);
+        hidden_shuffle(a_heaps, an, &rng);
+        hidden_shuffle(a2_heaps, an, &rng);
+        hidden_shuffle(b_heaps, bn, &rng);
+        hidden_shuffle(c_heaps, cn, &rng);
         grundy_position *a = hidden_build(a_heaps, an);
         grundy_position *a2 = hidden_build(a2_heaps, an);
         grundy_position *b = hidden_build(b_heaps, bn);
@@ -588,7 +578,7 @@ LAB_TEST(task0_hidden, hash_equal_for_random_build_orders)
 
         int order1[24];
         memcpy(order1, heaps, n * sizeof *heaps);
-        shuffle(order1, n, &rng);
+        hidden_shuffle(order1, n, &rng);
         grundy_position *b1 = hidden_build(order1, n);
 
         int order2[48];
@@ -598,7 +588,7 @@ LAB_TEST(task0_hidden, hash_equal_for_random_build_orders)
                 order2[n2++] = hidden_between(&rng, -1, 2);
             order2[n2++] = heaps[i];
         }
-        shuffle(order2, n2, &rng);
+        hidden_shuffle(order2, n2, &rng);
         grundy_position *b2 = hidden_build(order2, n2);
 
         int extras[32];
@@ -614,7 +604,7 @@ LAB_TEST(task0_hidden, hash_equal_for_random_build_orders)
         }
         while (e < extra_n)
             grundy_add_heap(b3, extras[e++]);
-        shuffle(extras, extra_n, &rng);
+        hidden_shuffle(extras, extra_n, &rng);
         for (size_t i = 0; i < extra_n; i++)
             grundy_remove_heap(b3, extras[i]);
 
@@ -727,7 +717,7 @@ LAB_TEST(task0_hidden, to_string_matches_oracle_format)
             if (round % 3 == 0) /* a count of two digits */
                 for (int k = hidden_between(&rng, 10, 12); k > 0 && n < 40; k--)
                     heaps[n++] = heaps[0];
-            shuffle(heaps, n, &rng);
+            hidden_shuffle(heaps, n, &rng);
         }
         grundy_position *p = hidden_build(heaps, n);
         char *got = grundy_to_string(p);

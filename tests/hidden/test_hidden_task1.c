@@ -42,31 +42,8 @@ static size_t draw_heaps(unsigned *rng, int *heaps, int min_heaps, int max_heaps
     int low = min_total > 3 * n ? min_total : 3 * n;
     int total = hidden_between(rng, low, max_total);
     int extra = total - 3 * n;
-    /* n - 1 cut points in [0, extra], sorted: the gaps are the extras. */
-    int cuts[16];
-    for (int i = 0; i < n - 1; i++) {
-        int c = hidden_between(rng, 0, extra), j = i;
-        while (j > 0 && cuts[j - 1] > c) {
-            cuts[j] = cuts[j - 1];
-            j--;
-        }
-        cuts[j] = c;
-    }
-    for (int i = 0; i < n; i++) {
-        int from = i == 0 ? 0 : cuts[i - 1], to = i == n - 1 ? extra : cuts[i];
-        heaps[i] = 3 + to - from;
-    }
+    hidden_split(rng, extra, n, heaps);
     return (size_t)n;
-}
-
-static void shuffle(int *a, size_t n, unsigned *rng)
-{
-    for (size_t i = n; i > 1; i--) {
-        size_t j = lab_random(rng) % i;
-        int t = a[i - 1];
-        a[i - 1] = a[j];
-        a[j] = t;
-    }
 }
 
 /* " (built by adding 5, 1, 3)" for messages (one static buffer). */
@@ -146,7 +123,7 @@ LAB_TEST(task1_hidden, dead_heaps_mixed_in)
             heaps[n++] = live[i];
         for (size_t i = 0; i < dead_n; i++)
             heaps[n++] = hidden_between(&rng, 0, 2);
-        shuffle(heaps, n, &rng);
+        hidden_shuffle(heaps, n, &rng);
         hidden_check_outcome(heaps, n, lab_random(&rng) % 2, built_by(heaps, n), SECTION_SOLVER);
     }
 }
@@ -167,7 +144,7 @@ LAB_TEST(task1_hidden, terminal_exactly_when_no_live_heap)
             size_t live_n = (size_t)hidden_between(&rng, 1, 4);
             for (size_t i = 0; i < live_n; i++)
                 heaps[n++] = hidden_between(&rng, 3, 200);
-            shuffle(heaps, n, &rng);
+            hidden_shuffle(heaps, n, &rng);
         }
         grundy_position *p = hidden_build(heaps, n);
         bool terminal = grundy_is_terminal(p);
@@ -207,7 +184,7 @@ LAB_TEST(task1_hidden, pairs_plus_one_heap)
         }
         int single = hidden_between(&rng, 3, MAX_TOTAL - used);
         heaps[n++] = single;
-        shuffle(heaps, n, &rng);
+        hidden_shuffle(heaps, n, &rng);
         cr_assert(oracle_is_p(heaps, n) == oracle_is_p(&single, 1),
                   "internal error: pairs do not cancel in %s (seed %llu)", hidden_text(heaps, n), hidden_seed());
         char how[96];
@@ -236,7 +213,7 @@ LAB_TEST(task1_hidden, pairs_only_are_p)
             heaps[n++] = h;
             used += 2 * h;
         }
-        shuffle(heaps, n, &rng);
+        hidden_shuffle(heaps, n, &rng);
         cr_assert(oracle_is_p(heaps, n), "internal error: the oracle says %s is N (seed %llu)",
                   hidden_text(heaps, n), hidden_seed());
         hidden_check_outcome(heaps, n, lab_random(&rng) % 2, " (pairs only: the second player mirrors)",
@@ -255,7 +232,7 @@ LAB_TEST(task1_hidden, solver_leaves_random_positions_unchanged)
         size_t n = draw_heaps(&rng, heaps, 2, 6, 6, MAX_TOTAL);
         for (int k = hidden_between(&rng, 0, 3); k > 0; k--)
             heaps[n++] = hidden_between(&rng, 1, 2);
-        shuffle(heaps, n, &rng);
+        hidden_shuffle(heaps, n, &rng);
         const char *text = hidden_text(heaps, n);
         grundy_position *p = hidden_build(heaps, n);
         int before[64], after[64];

@@ -64,19 +64,7 @@ static position draw_position(unsigned *rng, int min_total, int max_total)
     int n = hidden_between(rng, 2, most);
     int low = min_total > 3 * n ? min_total : 3 * n;
     int extra = hidden_between(rng, low, max_total) - 3 * n;
-    int cuts[8];
-    for (int i = 0; i < n - 1; i++) {
-        int c = hidden_between(rng, 0, extra), j = i;
-        while (j > 0 && cuts[j - 1] > c) {
-            cuts[j] = cuts[j - 1];
-            j--;
-        }
-        cuts[j] = c;
-    }
-    for (int i = 0; i < n; i++) {
-        int from = i == 0 ? 0 : cuts[i - 1], to = i == n - 1 ? extra : cuts[i];
-        p.heaps[i] = 3 + to - from;
-    }
+    hidden_split(rng, extra, n, p.heaps);
     p.n = (size_t)n;
     return p;
 }
