@@ -50,9 +50,10 @@ BATCH_FILE = "batch.json"
 LOCK_FILE = ".grade-all.lock"
 PARTIAL_PREFIX = ".partial-"
 TRASH_PREFIX = ".trash-"
-# What class-report writes next to the students' directories: a student
+# What class-report and grader/similarity write next to the students' directories: a student
 # may not be called like one of them.
-RESERVED = {"charts", "report.html", "gradebook.csv", BATCH_FILE, "logs"}
+RESERVED = {"charts", "report.html", "gradebook.csv", BATCH_FILE, "logs",
+            "similarity.html", "similarity.csv", "similarity-pairs"}
 SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@+-]{0,99}")
 OUTPUT_CAP = 1 << 20            # bytes of one grader's output kept in its logs
 

@@ -27,6 +27,10 @@ Output, in REPORT_DIR, each file written atomically:
   charts/*.svg    the report's charts, generated SVG (title, desc, axis
                   labels), shown with <img>.
 
+When a similarity report of grader/similarity is there (similarity.html
+and similarity.csv in REPORT_DIR, or another directory given), report.html
+links it and shows a histogram of each student's highest match.
+
 Python 3.10+ standard library only.
 """
 
@@ -137,60 +141,17 @@ def task_points(student):
     return points
 
 
-REJECTIONS = [
-    (re.compile(r"calls ([A-Za-z_][A-Za-z0-9_]*)\(\), which a submission may not use"), "{0}"),
-    (re.compile(r"section \S+ holds constructor"), "constructor"),
-    (re.compile(r"section \S+ runs code before or after the tests"), "constructor"),
-    (re.compile(r"section \S+ registers Criterion"), "criterion"),
-    (re.compile(r"raw system call"), "syscall"),
-    (re.compile(r"does not define ([A-Za-z_][A-Za-z0-9_]*)\(\)"), "missing-{0}"),
-    (re.compile(r"could not be prepared"), "objcopy"),
-]
-
-
-LEAK_MESSAGE = re.compile(r"heap block\(s\) (are )?(still )?allocated")
-
-
 def flags(student):
-    """The student's flags, in FLAG_ORDER (rejected:... sorted)."""
+    """The student's flags, as the grader computed them (results.json's
+    extra_data.flags, see gradelib/results.py): never parsed from messages."""
     if student.error:
         return ["grader_error"]
-    found, rejected = set(), set()
-    summary = reports.sanitize((student.results or {}).get("output"))
-    not_compiled = set(re.findall(r"^(\S+) did not compile", summary, re.M))
-    if not_compiled:
-        found.add("not_compiled")
-    for test in student.tests:
-        if not _failed(test):
-            continue
-        tags, output, name = _tags(test), _output(test), reports.sanitize(test.get("name"))
-        if "build" in tags:
-            file = name.rsplit("build::", 1)[-1]
-            if file in not_compiled:
-                continue
-            before = len(rejected)
-            for pattern, word in REJECTIONS:
-                for match in pattern.finditer(output):
-                    rejected.add(word.format(*match.groups()))
-            if len(rejected) == before and "not accepted" in output:
-                rejected.add("other")
-            continue
-        if output.startswith("crashed") or ("timing" in tags and re.search(r"\bcrashed\b", output)):
-            found.add("crash")
-        if output.startswith("timed out"):
-            found.add("timeout")
-        if "timing" in tags and ("stopped at its CPU budget" in output or "the budget is" in output):
-            found.add("over_budget")
-        if "memory" in tags and not output.startswith("not run"):
-            findings = [line for line in output.splitlines()[1:] if " in " in line and ":" in line]
-            if any(re.search(r"\blost\b|still reachable", line) for line in findings):
-                found.add("leak")
-            if any(not re.search(r"\blost\b|still reachable", line) for line in findings):
-                found.add("memory")
-        elif LEAK_MESSAGE.search(output):   # the suites' own leak checks
-            found.add("leak")
-    words = [f"rejected:{re.sub(r'[^A-Za-z0-9_.-]', '_', r)[:60]}" for r in sorted(rejected)]
-    return words + [f for f in FLAG_ORDER[1:] if f in found]
+    extra = (student.results or {}).get("extra_data") or {}
+    found = [reports.sanitize(f) for f in extra.get("flags") or [] if isinstance(f, str)]
+    # A rejected name is a symbol or a word; anything else in it is not ours.
+    rejected = sorted({"rejected:" + re.sub(r"[^A-Za-z0-9_.-]", "_", f[len("rejected:"):])[:60]
+                       for f in found if f.startswith("rejected:")})
+    return rejected + [f for f in FLAG_ORDER[1:] if f in found]
 
 
 def _points_text(value):
@@ -488,6 +449,44 @@ def charts(students):
     return out
 
 
+# ---- the similarity report of grader/similarity, when there is one --------------
+
+def similarity_highest(similarity_dir):
+    """{student: highest pair score in %} from similarity.csv, or None when
+    similarity_dir holds no similarity report."""
+    path = os.path.join(similarity_dir, "similarity.csv")
+    if not (os.path.isfile(path) and os.path.isfile(os.path.join(similarity_dir, "similarity.html"))):
+        return None
+    best = {}
+    with open(path, encoding="utf-8", errors="replace", newline="") as handle:
+        for row in csv.DictReader(handle):
+            score = reports.number(row.get("score"), default=None) if row.get("student_b") else None
+            if score is None:
+                continue   # a skipped file's row
+            for name in (row.get("student_a"), row.get("student_b")):
+                best[name] = max(best.get(name, 0.0), score)
+    return best
+
+
+def similarity_chart(best):
+    """(svg, alt) of the histogram of each student's highest match."""
+    labels = [f"{l}%" for l in _range_labels(10, 100)]
+    counts = ten_bins(list(best.values()))
+    return (bar_chart("Highest similarity per student", f"Histogram of the highest similarity score of "
+                      f"each of {len(best)} students with any other student (sim_c), in bins of 10%.",
+                      labels, [("students", counts, "#c0392b")], "highest score with another student (%)",
+                      "students"),
+            f"Histogram of highest similarity: {', '.join(f'{l}: {c}' for l, c in zip(labels, counts))}")
+
+
+def similarity_section(link, alt):
+    e = html.escape
+    return ('<h2 id="similarity">Similarity</h2>\n'
+            f'<p>The <a href="{e(link)}">similarity report</a> compares every pair of students\' files '
+            "(sim_c, given code removed). A match is a reason to look, not a verdict.</p>\n"
+            f'<img src="charts/similarity.svg" alt="{e(alt)}" width="680" height="340">')
+
+
 # ---- report.html -----------------------------------------------------------------
 
 STYLE = reports.STYLE + """
@@ -528,7 +527,7 @@ def _stats(values):
             reports.points(min(values)), reports.points(max(values)))
 
 
-def report_html(students, report_dir, sources, chart_files):
+def report_html(students, report_dir, sources, chart_files, similarity=None):
     e = html.escape
     graded = [s for s in students if not s.error]
     totals = [reports.number(s.results.get("score")) for s in graded]
@@ -614,6 +613,9 @@ def report_html(students, report_dir, sources, chart_files):
     parts.append('<h2 id="coverage">Coverage</h2>')
     parts.append(f'<img src="charts/coverage.svg" alt="{e(chart_files["coverage.svg"])}" width="680" height="340">')
 
+    if similarity:
+        parts.append(similarity_section(_href(similarity, report_dir), chart_files["similarity.svg"]))
+
     parts.append('<h2 id="students">Students</h2>')
     rows = []
     for s in students:
@@ -648,29 +650,34 @@ def report_html(students, report_dir, sources, chart_files):
 
 # ---- writing -----------------------------------------------------------------------
 
-def build(out_dirs, report_dir):
-    """Writes gradebook.csv, charts/*.svg and report.html; returns the students."""
+def build(out_dirs, report_dir, similarity_dir=None):
+    """Writes gradebook.csv, charts/*.svg and report.html; returns the students.
+    The similarity report is linked from similarity_dir (default: report_dir) if it is there."""
     out_dirs = [os.path.realpath(d) for d in out_dirs]
     report_dir = os.path.realpath(report_dir)
     twice = sorted({d for d in out_dirs if out_dirs.count(d) > 1})
     if twice:
         raise ReportError(f"{twice[0]} is given twice")
     try:
-        return _build(out_dirs, report_dir)
+        return _build(out_dirs, report_dir, os.path.realpath(similarity_dir or report_dir))
     except OSError as error:
         # an unreadable OUT, a REPORT_DIR that is a file or not writable...
         raise ReportError(f"{error.filename or report_dir}: {error.strerror or error}") from None
 
 
-def _build(out_dirs, report_dir):
+def _build(out_dirs, report_dir, similarity_dir):
     students = collect(out_dirs)
     os.makedirs(os.path.join(report_dir, "charts"), exist_ok=True)
     reports.write_atomic(report_dir, "gradebook.csv", gradebook_csv(students).encode("utf-8"))
     made = charts(students)
+    best = similarity_highest(similarity_dir)
+    if best is not None:
+        made["similarity.svg"] = similarity_chart(best)
     for name, (svg, _) in made.items():
         reports.write_atomic(os.path.join(report_dir, "charts"), name, svg.encode("utf-8"))
     sources = [os.path.relpath(d, report_dir) for d in out_dirs]
-    page = report_html(students, report_dir, sources, {name: alt for name, (_, alt) in made.items()})
+    page = report_html(students, report_dir, sources, {name: alt for name, (_, alt) in made.items()},
+                       os.path.join(similarity_dir, "similarity.html") if best is not None else None)
     reports.write_atomic(report_dir, "report.html", page.encode("utf-8"))
     return students
 
