@@ -103,45 +103,64 @@ $(BUILD) $(BUILD)/given $(BUILD)/oracle $(BUILD)/support $(BUILD)/impl $(BUILD)/
 include tests/student-targets.mk
 
 # ---- the grader's harness -----------------------------------------------------
-# Everything trusted that grader/grade links with a submission, built once
-# and reused for every submission: given code, the reference solution, test
-# support, the suites (public and hidden) compiled with this build's exit
-# sentinel, the grader's report hook, and the timing probe. See grader/.
+# Everything trusted that grader/grade needs, built once and reused for
+# every submission (see grader/boundary/README.md for the picture):
+#   - the test runners (runner_taskN): the suites, public and hidden, the
+#     oracle and the report hook, linked with the proxy of grundy.h; they
+#     never contain a submission's code;
+#   - the timing probe, trusted in the same way;
+#   - the objects a student process is linked from: the server loop, the
+#     given code, the allocation tracker, the expansion counter and the
+#     reference solution (for task isolation and the timing yardstick).
 
 GRADER_BUILD := build/grader
-GRADER_SENTINEL_FILE := $(GRADER_BUILD)/sentinel
 HIDDEN_SRC := $(wildcard tests/hidden/test_hidden_task*.c)
-GRADER_SUITES := $(patsubst tests/lab/%.c,$(GRADER_BUILD)/suites/%.o,$(wildcard tests/lab/test_task*.c)) \
-                 $(patsubst tests/hidden/%.c,$(GRADER_BUILD)/suites/%.o,$(HIDDEN_SRC))
-GRADER_OBJ := $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
-              $(GRADER_BUILD)/reference/grundy_position.o $(GRADER_BUILD)/reference/grundy_solver.o \
-              $(SUPPORT_SRC:tests/support/%.c=$(GRADER_BUILD)/support/%.o) \
-              $(GRADER_BUILD)/runner/grader_report.o $(GRADER_BUILD)/runner/timing_probe.o \
-              $(GRADER_BUILD)/runner/gcov_on_crash.o $(GRADER_BUILD)/liboracle.a $(GRADER_SUITES)
-GRADER_CFLAGS := -std=c11 -g -O2 -D_POSIX_C_SOURCE=200809L $(STRICT) $(INCLUDES)
-
-GRADER_LINK := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
-               -Wl,--wrap=grundy_get_moves -lcriterion -ljansson
+GRADER_CFLAGS := -std=c11 -g -O2 -D_POSIX_C_SOURCE=200809L $(STRICT) $(INCLUDES) -Igrader/boundary
+BOUNDARY_HDR := $(wildcard grader/boundary/*.h)
+# Trusted side: what every runner and the probe link besides their own code.
+TRUSTED_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,proxy.o spawn.o seccomp_policy.o wire.o) \
+               $(GRADER_BUILD)/given/grundy_given.o
+# Student side: linked with a submission's two objects into a student process.
+STUDENT_SIDE_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_untracked.o gcov_on_crash.o) \
+                    $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
+                    $(GRADER_BUILD)/support/alloc_tracker.o $(GRADER_BUILD)/support/expansion_counter.o \
+                    $(GRADER_BUILD)/reference/grundy_position.o $(GRADER_BUILD)/reference/grundy_solver.o
+GRADER_RUNNERS := $(TASKS:%=$(GRADER_BUILD)/runner_%)
+RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,lab_support.o timed_run.o calibration_solver.o)
+GRADER_LIBS := -lcriterion -ljansson -lseccomp
 
 .PHONY: grader-harness
-grader-harness: $(GRADER_OBJ) $(GRADER_BUILD)/tests.txt
+grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(STUDENT_SIDE_OBJ) $(GRADER_BUILD)/tests.txt \
+                $(GRADER_BUILD)/student_reference
 
-# The reference linked like a submission: its runners list every graded
-# test, so a test missing from a submission's run is noticed.
-$(GRADER_BUILD)/reference-runner-%: $(GRADER_BUILD)/suites/test_%.o $(GRADER_OBJ)
-	$(CC) $(filter $(GRADER_BUILD)/suites/test_$*.o $(GRADER_BUILD)/suites/test_hidden_$*.o,$(GRADER_SUITES)) \
-	    $(filter-out $(GRADER_BUILD)/suites/% $(GRADER_BUILD)/runner/timing_probe.o $(GRADER_BUILD)/runner/gcov_on_crash.o,$(GRADER_OBJ)) \
-	    -o $@ $(GRADER_LINK)
-$(GRADER_BUILD)/tests.txt: $(TASKS:%=$(GRADER_BUILD)/reference-runner-%)
+# The reference as a student program, linked as grader/gradelib/build.py
+# links a submission's (config.WRAPS, static): the timing phase's yardstick,
+# the same for every submission, so it is linked once here.
+STUDENT_LINK := -static -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free -Wl,--wrap=grundy_get_moves
+$(GRADER_BUILD)/student_reference: $(filter-out %/gcov_on_crash.o,$(STUDENT_SIDE_OBJ)) ; $(CC) $^ -o $@ $(STUDENT_LINK)
+
+$(GRADER_BUILD)/runner_%: $(GRADER_BUILD)/suites/test_%.o $(RUNNER_SUPPORT) $(TRUSTED_OBJ) \
+                          $(GRADER_BUILD)/boundary/proxy_criterion.o $(GRADER_BUILD)/boundary/grader_report.o \
+                          $(GRADER_BUILD)/liboracle.a
+	$(CC) $(filter $(GRADER_BUILD)/suites/test_$*.o,$^) $(wildcard $(GRADER_BUILD)/suites/test_hidden_$*.o) \
+	    $(filter-out $(GRADER_BUILD)/suites/%,$^) -o $@ $(GRADER_LIBS)
+$(GRADER_RUNNERS): $(HIDDEN_SRC:tests/hidden/%.c=$(GRADER_BUILD)/suites/%.o)
+
+$(GRADER_BUILD)/timing_probe: $(GRADER_BUILD)/boundary/timing_probe.o $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
+	$(CC) $^ -o $@ -lseccomp
+
+# Every graded test, from the runners themselves: a test missing from a
+# submission's run is noticed.
+$(GRADER_BUILD)/tests.txt: $(GRADER_RUNNERS)
 	@for runner in $^; do $$runner --list; done | awk '/^[a-z0-9_]+: [0-9]+ tests?$$/ {suite=$$1; sub(":","",suite); next} \
 	    {name=$$NF; if (suite != "") print suite "::" name}' > $@.tmp && mv $@.tmp $@
 
-# A number (3..250) drawn once per harness build: a submission cannot know
-# which exit status ends a test.
-$(GRADER_SENTINEL_FILE):
+$(GRADER_BUILD)/boundary/wire_untracked.o: grader/boundary/wire.c $(BOUNDARY_HDR)
 	@mkdir -p $(@D)
-	@echo $$(( $$(od -An -N2 -tu2 /dev/urandom) % 248 + 3 )) > $@
-
+	$(CC) $(GRADER_CFLAGS) -DWIRE_UNTRACKED -c $< -o $@
+$(GRADER_BUILD)/boundary/%.o: grader/boundary/%.c $(BOUNDARY_HDR) student/grundy.h
+	@mkdir -p $(@D)
+	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/given/%.o: student/%.c student/grundy.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
@@ -151,20 +170,17 @@ $(GRADER_BUILD)/reference/%.o: reference/%.c student/grundy.h
 $(GRADER_BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) student/grundy.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
-$(GRADER_BUILD)/runner/%.o: grader/runner/%.c
-	@mkdir -p $(@D)
-	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/liboracle.a: $(ORACLE_SRC:reference/oracle/%.c=$(GRADER_BUILD)/oracle/%.o)
 	$(AR) rcs $@ $^
-$(GRADER_BUILD)/suites/%.o: tests/lab/%.c $(wildcard tests/support/*.h) $(GRADER_SENTINEL_FILE)
+$(GRADER_BUILD)/suites/%.o: tests/lab/%.c $(wildcard tests/support/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(GRADER_CFLAGS) -DLAB_EXIT_SENTINEL=$$(cat $(GRADER_SENTINEL_FILE)) -c $< -o $@
-$(GRADER_BUILD)/suites/%.o: tests/hidden/%.c $(wildcard tests/support/*.h tests/hidden/*.h) $(GRADER_SENTINEL_FILE)
+	$(CC) $(GRADER_CFLAGS) -c $< -o $@
+$(GRADER_BUILD)/suites/%.o: tests/hidden/%.c $(wildcard tests/support/*.h tests/hidden/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(GRADER_CFLAGS) -DLAB_EXIT_SENTINEL=$$(cat $(GRADER_SENTINEL_FILE)) -c $< -o $@
+	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 # ---- staff targets ------------------------------------------------------------
 
 # The project's own test suite: see tests/check.

@@ -8,9 +8,11 @@ to CPU 0, the loop to the last CPU):
     BUDGET_RATIO x the calibration solver's time), through the Task 2
     runner itself, built from the reference and from the unmemoized
     fixture; its log lines give the CPU time and the budget;
-  - the grader's (grader/gradelib/timing.py with grader/runner/timing_probe.c:
-    20 x the reference's best of 3), through timing.check() itself, in the
-    grader's sandbox, with probes linked the way the grader links them.
+  - the grader's (grader/gradelib/timing.py with the trusted probe,
+    grader/boundary/timing_probe.c: 20 x the reference's best of 3, on
+    positions drawn from a seed, a new one each run), through
+    timing.check() itself, in the grader's sandbox, with student programs
+    linked the way the grader links them.
 
 For the reference the margin is its CPU time over the budget (the largest
 over the runs is reported: it must stay well below 1). The unmemoized
@@ -35,6 +37,7 @@ REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(REPO, "grader"))
 from gradelib import build, config, sandbox, timing  # noqa: E402
 
+SEED = 20261123   # the grader's timing positions are drawn from a seed
 LOG_LINE = re.compile(r"(\{[^}]*\}): ([0-9.]+) s CPU, budget ([0-9.]+) s")
 FAIL_LINE = re.compile(r"solving (\{[^}]*\}) from an empty memo did not finish within its CPU "
                        r"budget of ([0-9.]+) s \((\d+) x the calibration solver's ([0-9.]+) s")
@@ -73,8 +76,9 @@ def public_suite(runner, test_filter):
     return seen, passed
 
 
-def grader_probes(fixture_dir, log):
-    """Scratch dir, sandbox mode and the two probes, linked as the grader links them."""
+def grader_programs(fixture_dir, log):
+    """Scratch dir, sandbox mode and the two student programs, linked as the
+    grader links them (the trusted timing probe runs them)."""
     scratch = tempfile.mkdtemp(prefix="grundy-bench-")
     os.chmod(scratch, 0o755)
     mode = sandbox.detect([REPO], scratch)
@@ -82,23 +86,21 @@ def grader_probes(fixture_dir, log):
     builds = build.copy_sources(fixture_dir, scratch)
     for b in builds.values():
         build.compile_file(mode, scratch, b, config.CFLAGS, os.path.join(scratch, "obj"), log)
-    os.makedirs(os.path.join(scratch, "bin"))
-    probes = {}
+    programs = {}
     for name, objects in (("reference", [build.reference_object(scratch, f) for f in config.SUBMISSION_FILES]),
                           ("unmemoized", [builds[f].object for f in config.SUBMISSION_FILES])):
-        path = os.path.join(scratch, "bin", f"probe_{name}")
-        ok, messages = build.link(mode, scratch, path, objects + build.probe_objects(scratch), log,
-                                  wraps=config.PROBE_WRAPS)
+        path = os.path.join(scratch, "bin", f"student_{name}")
+        ok, messages = build.link_student_program(mode, scratch, path, objects, log)
         if not ok:
-            raise RuntimeError(f"linking the {name} probe failed: {messages}")
-        probes[name] = path
-    return scratch, mode, probes
+            raise RuntimeError(f"linking the {name} student program failed: {messages}")
+        programs[name] = path
+    return scratch, mode, programs
 
 
 def run_all(runs, suite_runners, fixture_dir, say):
     """Every run; returns the raw observations per check and solver."""
     quiet = lambda message: None  # noqa: E731
-    scratch, mode, probes = grader_probes(fixture_dir, quiet)
+    scratch, mode, programs = grader_programs(fixture_dir, quiet)
     results = {"public": {"reference": [], "unmemoized": []},
                "grader": {"reference": [], "unmemoized": []},
                "sandbox": mode.describe()}
@@ -110,7 +112,9 @@ def run_all(runs, suite_runners, fixture_dir, say):
                 results["public"]["unmemoized"].append(
                     public_suite(suite_runners["unmemoized"], "task2/large_single_heaps_are_fast"))
                 for name in ("reference", "unmemoized"):
-                    entries = timing.check(mode, scratch, probes["reference"], probes[name], quiet)
+                    # A new seed each run: each run times other drawn positions.
+                    entries, _ = timing.check(mode, scratch, programs["reference"], programs[name],
+                                              SEED + i, quiet)
                     results["grader"][name].append(entries)
                 say(f"  timing checks: run {i + 1}/{runs} done")
     finally:

@@ -3,16 +3,19 @@
 The scratch directory holds copies of the submission's two files, the
 pristine headers and the prebuilt harness (build/grader): the submission
 directory itself is only read. Each file is compiled in the sandbox
-(warnings reported, never fatal), checked (objcheck) and its globals
-localized; then the runners are linked with either the submission's or the
-reference's object for each file (task isolation, decided by the caller).
+(warnings reported, never fatal), checked (objcheck, a teaching aid) and
+its globals localized; then a student program is linked per task from
+either the submission's or the reference's object for each file (task
+isolation, decided by the caller) and the student side of the boundary
+(grader/boundary/student_server.c and the given code). The test runners
+and the timing probe are prebuilt and never linked with a submission.
 """
 
 import os
 import shutil
 from dataclasses import dataclass, field
 
-from . import config, objcheck, sandbox
+from . import config, objcheck, safefs, sandbox
 
 
 class SubmissionError(Exception):
@@ -28,6 +31,7 @@ class FileBuild:
     warnings: str = ""
     errors: str = ""
     rejections: list = field(default_factory=list)
+    rejected_names: list = field(default_factory=list)   # short names, for the gradebook
     object: str | None = None        # the localized object, when accepted
 
     def as_result(self):
@@ -36,34 +40,102 @@ class FileBuild:
                 "rejections": list(self.rejections)}
 
 
+@dataclass
+class SourceDir:
+    """Where the two files are: top, or its subdirectory sub ("student");
+    refused says what was not read on the way (shown with every file)."""
+    top: str
+    sub: str = ""
+    refused: list = field(default_factory=list)
+
+    @property
+    def path(self):
+        return os.path.join(self.top, self.sub) if self.sub else self.top
+
+    def __fspath__(self):
+        return self.path
+
+
+def _top_path(submission):
+    # A trailing slash would make the kernel follow a link at the last component.
+    return submission.rstrip("/") or "/"
+
+
 def locate(submission):
-    """The directory holding the two files: the top, or student/ in a clone."""
-    if not os.path.isdir(submission):
-        raise SubmissionError(f"{submission}: not a directory")
-    for candidate in (submission, os.path.join(submission, "student")):
-        if any(os.path.isfile(os.path.join(candidate, f)) for f in config.SUBMISSION_FILES):
-            return candidate
-    return submission
+    """The directory holding the two files (a SourceDir): the top, or
+    student/ in a clone. No link is followed at any level: a submission
+    whose top is a link raises SubmissionError; a student/ that is a link is
+    refused (named in SourceDir.refused) and the top is used."""
+    top = _top_path(submission)
+    try:
+        top_fd = safefs.open_dir(top)
+    except safefs.Refused as why:
+        raise SubmissionError(f"{submission} {why}; the grader does not follow links, "
+                              "give the directory itself") from None
+    except OSError as error:
+        raise SubmissionError(f"{submission}: not a readable directory ({error.strerror})") from None
+    try:
+        if _holds_a_file(top_fd):
+            return SourceDir(top)
+        try:
+            student_fd = safefs.open_dir("student", dir_fd=top_fd)
+        except safefs.Refused as why:
+            return SourceDir(top, refused=[f"student/ {why}; it was not read"])
+        except OSError:
+            return SourceDir(top)
+        try:
+            return SourceDir(top, "student") if _holds_a_file(student_fd) else SourceDir(top)
+        finally:
+            os.close(student_fd)
+    finally:
+        os.close(top_fd)
+
+
+def _holds_a_file(dir_fd):
+    """Whether any of the two names exists there, whatever it is (a link or
+    a FIFO under that name is then refused by name, not skipped)."""
+    for name in config.SUBMISSION_FILES:
+        try:
+            os.lstat(name, dir_fd=dir_fd)
+            return True
+        except OSError:
+            pass
+    return False
 
 
 def copy_sources(source_dir, scratch):
-    """Copies the submission's files (regular files only, size-capped)."""
+    """Copies the submission's files into scratch/src: regular files of at
+    most config.MAX_SOURCE_BYTES only, each opened relative to its
+    directory's descriptor without following links (and never blocking on
+    a FIFO). Refusals go to each FileBuild's errors, so the build tests
+    name them in the feedback. source_dir is a SourceDir from locate (or a
+    path, read the same way)."""
+    source = source_dir if isinstance(source_dir, SourceDir) else SourceDir(_top_path(os.fspath(source_dir)))
     dest = os.path.join(scratch, "src")
     os.makedirs(dest)
-    builds = {}
-    for name in config.SUBMISSION_FILES:
-        build = FileBuild(name)
-        path = os.path.join(source_dir, name)
-        if os.path.islink(path) or (os.path.exists(path) and not os.path.isfile(path)):
-            build.errors = f"{name} is not a regular file (a link or a directory); it was not read"
-        elif not os.path.exists(path):
-            build.errors = f"{name} is missing from the submission"
-        elif os.path.getsize(path) > config.MAX_SOURCE_BYTES:
-            build.errors = f"{name} is larger than {config.MAX_SOURCE_BYTES} bytes; it was not read"
-        else:
-            shutil.copyfile(path, os.path.join(dest, name))
-            build.present = True
-        builds[name] = build
+    builds = {name: FileBuild(name) for name in config.SUBMISSION_FILES}
+    refused = list(source.refused)
+    fd = None
+    try:
+        fd = safefs.open_dir(source.top)
+        if source.sub:
+            top_fd, fd = fd, None
+            try:
+                fd = safefs.open_dir(source.sub, dir_fd=top_fd)
+            finally:
+                os.close(top_fd)
+    except safefs.Refused as why:
+        refused.append(f"{source.sub or source.top}/ {why}; it was not read")
+    except OSError as error:
+        refused.append(f"{source.path} could not be opened ({error.strerror})")
+    try:
+        for name, build in builds.items():
+            build.errors = _copy_one(fd, name, dest, build) if fd is not None else f"{name} was not read"
+            if refused and not build.present:
+                build.errors = "\n".join(refused + [build.errors])
+    finally:
+        if fd is not None:
+            os.close(fd)
     include = os.path.join(scratch, "include")
     os.makedirs(include)
     for header in config.HEADERS:
@@ -71,12 +143,22 @@ def copy_sources(source_dir, scratch):
     return builds
 
 
+def _copy_one(dir_fd, name, dest, build):
+    """Copies one file; returns "" or why it was not read."""
+    try:
+        data = safefs.read_regular(name, config.MAX_SOURCE_BYTES, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return f"{name} is missing from the submission"
+    except safefs.Refused as why:
+        return f"{name} {why}; it was not read"
+    safefs.write_atomic(os.path.join(dest, name), data)
+    build.present = True
+    return ""
+
+
 def copy_harness(scratch):
-    # The sentinel file holds the exit status that ends every graded test;
-    # the scratch directory is readable inside the sandbox, so it stays out
-    # (only the suites' objects need the number, compiled in).
     shutil.copytree(config.HARNESS, os.path.join(scratch, "harness"),
-                    ignore=shutil.ignore_patterns("reference-runner-*", "sentinel"))
+                    ignore=shutil.ignore_patterns("oracle", "suites", "*.txt"))
 
 
 def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
@@ -89,8 +171,13 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
         return
     os.makedirs(obj_dir, exist_ok=True)
     raw = os.path.join(obj_dir, build.file.replace(".c", ".raw.o"))
+    # Only the sources and the headers are visible to the compiler: an
+    # `#include` or `.incbin` of anything else in the scratch (the harness,
+    # with the reference's objects) finds nothing.
     result = sandbox.run(mode, ["gcc", *cflags, "-Iinclude", "-c", f"src/{build.file}", "-o", raw],
-                         cwd=scratch, readable=[scratch], writable=[obj_dir],
+                         cwd=scratch, hide=[scratch],
+                         readable=[os.path.join(scratch, "src"), os.path.join(scratch, "include")],
+                         writable=[obj_dir],
                          limits=sandbox.Limits(cpu_seconds=60, wall_seconds=90))
     log(f"compile {build.file}: {result.describe()}")
     messages = (result.stderr + result.stdout).strip()
@@ -99,60 +186,65 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
         return
     build.compiled = True
     build.warnings = messages
-    build.rejections = objcheck.check(raw, build.file) if check else []
+    problems = objcheck.check(raw, build.file) if check else []
     _, defined = objcheck.symbols(raw)
     for function in config.DEFINES[build.file]:
         if function not in defined:
-            build.rejections.append(f"{build.file} does not define {function}(), "
-                                    "which grundy.h declares and the tests call")
+            problems.append((f"missing-{function}", f"{build.file} does not define {function}(), "
+                                                    "which grundy.h declares and the tests call"))
+    build.rejected_names = sorted({name for name, _ in problems})
+    build.rejections = [sentence for _, sentence in problems]
     if build.rejections:
         return
     local = os.path.join(obj_dir, build.file.replace(".c", ".o"))
     ok, error = objcheck.localize(raw, local)
     if not ok:
         build.rejections.append(f"{build.file}: its object file could not be prepared: {error}")
+        build.rejected_names.append("objcopy")
         return
     build.accepted = True
     build.object = local
 
 
-def probe_objects(scratch):
-    """Trusted objects of the timing probe: no allocation tracking, only the
-    expansion counter, so the probe measures the solver and nothing else."""
-    h = os.path.join(scratch, "harness")
-    given = [os.path.join(h, "given", f) for f in sorted(os.listdir(os.path.join(h, "given")))]
-    return [os.path.join(h, "runner", "timing_probe.o"), *given,
-            os.path.join(h, "support", "expansion_counter.o")]
+def harness(scratch, *parts):
+    return os.path.join(scratch, "harness", *parts)
 
 
-def harness_objects(scratch, *, with_suites=(), coverage=False):
-    """Trusted objects to link with a submission's two objects."""
-    h = os.path.join(scratch, "harness")
-    objects = [os.path.join(h, "given", f) for f in sorted(os.listdir(os.path.join(h, "given")))]
-    objects += [os.path.join(h, "support", f) for f in sorted(os.listdir(os.path.join(h, "support")))]
-    objects.append(os.path.join(h, "runner", "grader_report.o"))
+def student_side_objects(scratch, coverage=False):
+    """What a student program is linked from besides the submission's two
+    objects: the server loop, the given code, the counters."""
+    given = harness(scratch, "given")
+    objects = [harness(scratch, "boundary", "student_server.o"),
+               harness(scratch, "boundary", "wire_untracked.o"),
+               *[os.path.join(given, f) for f in sorted(os.listdir(given))],
+               harness(scratch, "support", "alloc_tracker.o"),
+               harness(scratch, "support", "expansion_counter.o")]
     if coverage:
-        objects.append(os.path.join(h, "runner", "gcov_on_crash.o"))
-    objects += [os.path.join(h, "suites", s) for s in with_suites]
-    objects.append(os.path.join(h, "liboracle.a"))
+        objects.append(harness(scratch, "boundary", "gcov_on_crash.o"))
     return objects
+
+
+def runner(scratch, task):
+    return harness(scratch, f"runner_task{task}")
+
+
+def timing_probe(scratch):
+    return harness(scratch, "timing_probe")
 
 
 def reference_object(scratch, file):
     return os.path.join(scratch, "harness", "reference", file.replace(".c", ".o"))
 
 
-def suites_of_task(scratch, task, public_only=False):
-    names = [f"test_task{task}.o"]
-    if not public_only and os.path.exists(os.path.join(scratch, "harness", "suites",
-                                                       f"test_hidden_task{task}.o")):
-        names.append(f"test_hidden_task{task}.o")
-    return names
-
-
-def link(mode, scratch, output, objects, log, extra=(), coverage=False, wraps=config.WRAPS):
-    """Links a program in the sandbox; returns (ok, linker messages)."""
-    argv = ["gcc", *objects, "-o", output, *wraps, *extra]
+def link_student_program(mode, scratch, output, objects, log, static=True, coverage=False):
+    """Links a student program (the pair of objects and the student side of
+    the boundary) in the sandbox; returns (ok, linker messages). Static for
+    the seccomp-confined runs (no loader opening libraries), dynamic for
+    valgrind (memcheck replaces malloc through the dynamic loader)."""
+    os.makedirs(os.path.dirname(output), exist_ok=True)
+    argv = ["gcc", *objects, *student_side_objects(scratch, coverage), "-o", output, *config.WRAPS]
+    if static:
+        argv.append("-static")
     if coverage:
         argv.append("--coverage")
     result = sandbox.run(mode, argv, cwd=scratch, readable=[scratch],

@@ -24,17 +24,32 @@ DEFINES = {POSITION: ["grundy_new", "grundy_copy", "grundy_free", "grundy_count"
 
 CFLAGS = ["-std=c11", "-g", "-O2", "-Wall", "-Wextra", "-D_POSIX_C_SOURCE=200809L"]
 COVERAGE_CFLAGS = ["-std=c11", "-g", "-O0", "-D_POSIX_C_SOURCE=200809L", "--coverage"]
+# A student program counts allocations and expansions (tests/support).
 WRAPS = ["-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free",
          "-Wl,--wrap=grundy_get_moves"]
-PROBE_WRAPS = ["-Wl,--wrap=grundy_get_moves"]
-RUNNER_LIBS = ["-lcriterion", "-ljansson"]
 
 # Timing: the student's CPU time on each position may be at most
 # TIMING_BUDGET_RATIO times the reference model solution's, measured in the
-# same run (the best of REFERENCE_RUNS runs).
-TIMED_POSITIONS = [[45], [50], [20, 23]]
+# same run (the best of REFERENCE_RUNS runs), both read from the kernel by
+# the trusted timing probe. The positions are drawn from the hidden seed
+# (timing.draw_positions): test name -> (number of heaps, total tokens
+# range, required outcome or None). Two-heap positions are drawn until the
+# oracle gives the outcome asked for, so every grading mixes P and N.
+TIMED_SHAPES = {
+    "single_heap": (1, (40, 46), None),
+    "two_heaps_p": (2, (38, 46), "P"),
+    "two_heaps_n": (2, (38, 46), "N"),
+    "three_heaps": (3, (44, 52), None),
+}
 TIMING_BUDGET_RATIO = 20
 REFERENCE_RUNS = 3
+
+# Limits of one call into a student process during the suites: the
+# wall-clock time the proxy waits (it shrinks to 2 s once two calls of a
+# runner have timed out, see grader/boundary/proxy.c), and the CPU rlimit
+# of each student process.
+CALL_SECONDS = 8
+STUDENT_CPU_SECONDS = 30
 
 # The valgrind pass: these light tests, when they passed in the main run.
 # Each runner and each test is a process of its own under valgrind, and
@@ -56,4 +71,30 @@ MEMCHECK_TESTS = {
 }
 
 SUITE_JOBS = 2
+
+# What root copies out of a sandbox-writable directory into OUT (safefs):
+# bytes per file and per directory (coverage). check-fixtures allows 16 MiB
+# of output per grading in all.
+LOG_COPY_CAP = 1 << 20
+LOG_DIR_CAP = 4 << 20
+
+# Per-grading caps (scratch.py). The scratch tmpfs holds a few MiB and a
+# few hundred files for the reference (harness, student programs, runs);
+# RAM backs it, so it counts against memory too.
+SCRATCH_BYTES = 256 << 20
+SCRATCH_FILES = 20000
+# The cgroup covers every sandboxed process of one grading at once: up to
+# three valgrind runs, or two test processes with their student processes
+# and the compiler beside them (cgroup.py).
+CGROUP_MEMORY_BYTES = 3 << 30
+CGROUP_PIDS = 512
+
+# Points that rest on a figure only the student process can report count
+# only when a check made from outside passes too: test figure -> the
+# check (a test id, "timing::*" meaning every timing check of the task).
+GATES = {
+    "expansions": "timing::*",
+    "memo_size": "timing::*",
+    "live_allocations": "memory::task{task}",
+}
 

@@ -1,55 +1,83 @@
 """The valgrind pass: memory errors and leaks, with file and line.
 
-Each task's runner runs again under valgrind (memcheck), but only on the
-light tests of config.MEMCHECK_TESTS that passed in the main run (a failing
-test stops half-way and leaves its positions behind, which would be blamed
-on the student), selected with Criterion's --filter. Valgrind writes one
-XML file per process; a finding counts when its stack goes through the
-submission's own files, and is reported with the first such frame.
-Leak assertions inside the tests (tests/support/alloc_tracker.h) already
-fail tests that leak; this pass adds invalid reads and writes, use after
-free, uninitialised values and the allocation site of every leak.
+Each task's runner runs again on the light tests of config.MEMCHECK_TESTS
+that passed in the main run (a failing test stops half-way and leaves its
+positions behind, which would be blamed on the student), with its student
+processes started under valgrind (the proxy's "valgrind" policy, see
+grader/boundary/seccomp_policy.c) from a dynamically linked student
+program. Valgrind writes its XML report to a pipe that the proxy, on the
+trusted side, reads (valgrind keeps its own descriptors out of the
+program's reach) and hands to the grader over the run's side channel
+(sandbox.run(side_channel=True)), a pipe no student process holds: never
+through a file, since the program under valgrind may create files. A
+finding counts when its stack goes through the submission's own files, and
+is reported with the first such frame.
+
+A report that is missing, cut short or unreadable means the check could not
+run, which costs its points: it never means "no findings".
 """
 
-import glob
 import os
 import xml.etree.ElementTree as ET
 
 from . import config, sandbox, suites
 
-VALGRIND = ["valgrind", "--quiet", "--trace-children=yes", "--leak-check=full",
-            "--show-leak-kinds=definite", "--errors-for-leak-kinds=definite",
-            "--num-callers=20", "--xml=yes"]
+XML_CAP = 8 << 20
 
 
-def run_task(mode, scratch, runner, task, selected, seed):
-    """Findings of one task's passing tests, or None when none could run."""
+def run_task(mode, scratch, runner, program, task, selected, seed):
+    """{"findings", "complete", "why"} for one task's passing tests, or None
+    when none could run."""
     if not selected:
         return None
-    name = f"memcheck-task{task}"
-    xml_dir = os.path.join(scratch, "runs", name + "-xml")
-    os.makedirs(xml_dir)
-    valgrind = VALGRIND + [f"--xml-file={xml_dir}/vg.%p.xml"]
-    # Valgrind reserves far more address space than the program uses, so no
-    # RLIMIT_AS here; the CPU and wall limits still hold.
     limits = sandbox.Limits(cpu_seconds=300, wall_seconds=300, address_space=None)
-    pattern = "@(" + "|".join(t.replace("::", "/") for t in sorted(selected)) + ")"
+    # One test process at a time: they share the side channel.
     result, records, error = suites.run_runner(
-        mode, scratch, runner, name, seed, valgrind=valgrind, jobs=1, limits=limits,
-        writable_extra=[xml_dir], extra_args=[f"--filter={pattern}"])
-    findings = []
-    for path in sorted(glob.glob(os.path.join(xml_dir, "vg.*.xml"))):
-        findings += parse(path, os.path.join(scratch, "src"))
-    return {"task": task, "findings": _dedupe(findings), "run": result.describe(),
-            "report_error": error}
+        mode, scratch, runner, f"memcheck-task{task}", seed, program, policy="valgrind",
+        tests=selected, limits=limits, jobs=1, call_seconds=suites.VALGRIND_TEST_TIMEOUT,
+        side_channel=True)
+    documents = split_reports(result.side)
+    findings, complete, why = [], True, ""
+    ran = [t for t in selected if (records.get(t) or {}).get("status") in ("passed", "failed")]
+    if error or len(ran) < len(selected):
+        complete, why = False, error or "not every selected test ran under valgrind"
+    elif len(documents) < len(selected):
+        complete, why = False, "valgrind handed over fewer reports than tests ran"
+    for document in documents:
+        parsed = parse(document, os.path.join(scratch, "src"))
+        if parsed is None:
+            complete, why = False, "a valgrind report is cut short or unreadable"
+            continue
+        findings += parsed
+    return {"task": task, "findings": _dedupe(findings), "complete": complete, "why": why,
+            "run": result.describe()}
 
 
-def parse(path, student_dir):
-    """Findings in one valgrind XML file whose stack reaches student code."""
+def split_reports(side):
+    """The XML documents framed as "valgrind-xml LENGTH\\n" + bytes."""
+    documents, at = [], 0
+    while at < len(side):
+        end = side.find(b"\n", at)
+        header = side[at:end].split() if end > at else []
+        if len(header) != 2 or header[0] != b"valgrind-xml" or not header[1].isdigit():
+            break
+        length = int(header[1])
+        documents.append(side[end + 1:end + 1 + length])
+        at = end + 1 + length
+    return documents
+
+
+def parse(raw, student_dir):
+    """Findings in one valgrind XML report whose stack reaches student code;
+    None when the report is not a whole, readable valgrind report."""
+    if len(raw) > XML_CAP or b"</valgrindoutput>" not in raw:
+        return None
     try:
-        root = ET.parse(path).getroot()
-    except (ET.ParseError, OSError):
-        return []   # a process killed mid-write: nothing reliable to report
+        root = ET.fromstring(raw)
+    except ET.ParseError:
+        return None
+    if root.tag != "valgrindoutput":
+        return None
     findings = []
     for error in root.iter("error"):
         kind = error.findtext("kind", "")

@@ -1,10 +1,11 @@
-"""Checks a submission's object file before it is linked with the harness.
+"""Checks a submission's object file before it is linked: a teaching aid.
 
-A submission is compiled C, linked into the same programs as the tests and
-the grader's report hook, so it could try to run code before or after the
-tests (constructors, destructors), register Criterion tests or report hooks,
-interpose on functions the harness uses, or reach the system directly. The
-checks, each reported to the student by name:
+These checks no longer keep the grader safe: the submission runs alone in
+a student process behind a seccomp filter (grader/boundary/), with no test,
+oracle or report in its address space, so a constructor, a raw system call
+or a forbidden function can earn nothing there. They stay because they
+tell a student, by name and before any test runs, what a submission may
+not do, instead of a bare "killed by the sandbox". Each check:
 
 - sections: no .init_array/.fini_array/.ctors/.dtors/.preinit_array, no
   Criterion sections (cr_*), no .text.startup/.text.exit constructors;
@@ -54,11 +55,12 @@ LIBC = {
 }
 ALLOWED = API | GIVEN | LIBC
 
+# (section name pattern, why, the gradebook's short name: rejected:NAME)
 FORBIDDEN_SECTIONS = [
     (re.compile(r"^\.(init_array|fini_array|preinit_array|ctors|dtors)(\.|$)"),
-     "runs code before or after the tests (a constructor or destructor)"),
-    (re.compile(r"^\.text\.(startup|exit)"), "holds constructor or destructor code"),
-    (re.compile(r"^\.?cr_|criterion"), "registers Criterion tests or report hooks"),
+     "runs code before or after the tests (a constructor or destructor)", "constructor"),
+    (re.compile(r"^\.text\.(startup|exit)"), "holds constructor or destructor code", "constructor"),
+    (re.compile(r"^\.?cr_|criterion"), "registers Criterion tests or report hooks", "criterion"),
 ]
 SYSCALL = re.compile(r"\b(syscall|sysenter|int\s+\$0x80)\b")
 
@@ -94,20 +96,22 @@ def symbols(obj):
 
 
 def check(obj, source_name):
-    """Problems that forbid linking this object, each a sentence for the student."""
+    """Problems that forbid linking this object: (short name, sentence for
+    the student) pairs; the short name is the gradebook's rejected:NAME."""
     problems = []
     for name in sections(obj):
-        for pattern, why in FORBIDDEN_SECTIONS:
+        for pattern, why, short in FORBIDDEN_SECTIONS:
             if pattern.search(name):
-                problems.append(f"{source_name}: section {name} {why}; this is not allowed")
+                problems.append((short, f"{source_name}: section {name} {why}; this is not allowed"))
     undefined, _ = symbols(obj)
     for name in sorted(undefined - ALLOWED):
-        problems.append(f"{source_name}: calls {name}(), which a submission may not use "
-                        "(allowed: the lab's API and given helpers, and libc's memory, string, "
-                        "math and print functions)")
+        problems.append((name, f"{source_name}: calls {name}(), which a submission may not use "
+                               "(allowed: the lab's API and given helpers, and libc's memory, "
+                               "string, math and print functions)"))
     disassembly = _tool(["objdump", "-d", "--no-show-raw-insn", obj]).stdout
     if SYSCALL.search(disassembly):
-        problems.append(f"{source_name}: contains a raw system call instruction; this is not allowed")
+        problems.append(("syscall", f"{source_name}: contains a raw system call instruction; "
+                                    "this is not allowed"))
     return problems
 
 

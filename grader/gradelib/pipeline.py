@@ -1,237 +1,289 @@
-"""Grades one submission end to end: the phases, task isolation and scoring.
+"""Grades one submission end to end: phases that take and return values.
 
-Phases (each timed, the times logged and reported): build, suites, timing,
-memory, coverage, reports. Task isolation: Task 0 is graded with the
-submission's grundy_position.c and, when its grundy_solver.c is broken, the
-reference's solver (Task 0 never calls it); Tasks 1-2 are graded with the
-submission's solver and, unless its grundy_position.c passes every Task 0
-test, the reference's grundy_position.c. The feedback says when that
-happened, so one bug never zeroes every task.
+    build     -> {file: FileBuild}            compile, check, localize
+    programs  -> {task: student program}      link the student side, per task
+    suites    -> [TestResult]                 prebuilt runners x student programs
+    timing    -> (entries, [TestResult])      trusted probe, CPU from the kernel
+    memory    -> (findings, [TestResult])     valgrind around the student process
+    coverage  -> {line_percent, ...} or None
+    score     -> [TestResult] with points     rubric, then the gates
+    report    -> results.json, junit.xml, feedback
+
+Trust: student code runs only in student processes (grader/boundary/),
+behind a seccomp filter, with no test, oracle or secret; every verdict is
+made on the trusted side from answers checked against the oracle there.
+Figures only a student process can report (expansion counts, memo size,
+live allocations) never earn points alone: a test that read one scores
+only when the check named in config.GATES, made from outside, passes too.
+
+Task isolation: Task 0 is graded with the submission's grundy_position.c
+and the reference's solver (Task 0 never calls it, so a solver that does
+not build or link costs Tasks 1-2 only); Tasks 1-2 with the submission's
+solver and, unless its grundy_position.c passes every Task 0 test, the
+reference's map. The feedback says when that happened, so one bug never
+zeroes every task.
 """
 
 import concurrent.futures
 import datetime
+import fnmatch
 import os
 import random
-import shutil
-import tempfile
 import time
+from dataclasses import dataclass, field
 
 from . import build, config, coverage, memcheck, reports, rubric, sandbox, suites, timing
+from . import scratch as scratch_dir
+from .results import TestResult, flags_of
 
 
-class Grading:
-    def __init__(self, submission, out_dir, seed, hidden_visibility, keep_scratch, log):
-        self.submission = os.path.realpath(submission)
-        self.out = os.path.realpath(out_dir)
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
-        self.hidden_visibility = hidden_visibility
-        self.keep_scratch = keep_scratch
-        self.log = log
-        self.phases = {}
-        self.notes = []
-        self.records = {}          # test id -> (status, message, time)
-        self.extra_tests = []      # build, memory and timing tests, as result entries
+@dataclass
+class Context:
+    """What every phase needs: where, how, with which seed; and the log."""
+    submission: str
+    source_dir: str
+    out: str
+    scratch: str
+    mode: object
+    seed: int
+    object_checks: bool
+    log: object
+    notes: list = field(default_factory=list)
+    phases: dict = field(default_factory=dict)
+    programs: dict = field(default_factory=dict)   # (task, suffix) -> (path or None, why)
 
     def phase(self, name, function, *args):
         start = time.monotonic()
         self.log(f"== phase {name}")
         try:
-            return function(*args)
+            return function(self, *args)
         finally:
             self.phases[name] = round(time.monotonic() - start, 2)
             self.log(f"== phase {name}: {self.phases[name]:.2f} s")
 
-    # ---- phases --------------------------------------------------------------
 
-    def do_build(self):
-        self.builds = build.copy_sources(self.source_dir, self.scratch)
-        build.copy_harness(self.scratch)
-        for b in self.builds.values():
-            build.compile_file(self.mode, self.scratch, b, config.CFLAGS,
-                               os.path.join(self.scratch, "obj"), self.log, check=self.object_checks)
+# ---- build ---------------------------------------------------------------------
 
-    def object_for(self, file, use_student):
-        b = self.builds[file]
-        return b.object if (use_student and b.accepted) else build.reference_object(self.scratch, file)
+def build_phase(ctx):
+    builds = build.copy_sources(ctx.source_dir, ctx.scratch)
+    build.copy_harness(ctx.scratch)
+    for b in builds.values():
+        build.compile_file(ctx.mode, ctx.scratch, b, config.CFLAGS,
+                           os.path.join(ctx.scratch, "obj"), ctx.log, check=ctx.object_checks)
+    return builds
 
-    def link_runner(self, task, position_from_student):
-        """The runner of one task, or None (with the linker's words) when it cannot link."""
-        objects = [self.object_for(config.POSITION, position_from_student),
-                   self.object_for(config.SOLVER, True)]   # the reference's when the student's is broken
-        runner = os.path.join(self.scratch, "bin", f"runner_task{task}")
-        os.makedirs(os.path.dirname(runner), exist_ok=True)
-        ok, messages = build.link(self.mode, self.scratch, runner,
-                                  objects + build.harness_objects(
-                                      self.scratch, with_suites=build.suites_of_task(self.scratch, task)),
-                                  self.log, extra=config.RUNNER_LIBS)
-        return (runner if ok else None), messages
 
-    def run_task(self, task, position_from_student):
-        own = self.builds[config.FILE_OF_TASK[task]]
-        if not own.accepted:
-            self.fail_task(task, f"not run: {own.file} did not build or was rejected (see the build test)")
-            return None
-        runner, messages = self.link_runner(task, position_from_student)
-        if runner is None:
-            self.fail_task(task, "not run: the test program did not link:\n" + messages)
-            return None
-        result, records, error = suites.run_runner(self.mode, self.scratch, runner, f"task{task}", self.seed)
-        self.log(f"task{task} runner: {result.describe()}, {len(records)} results")
-        for test_id in self.tests_of_task(task):
-            status, message = suites.outcome(records.get(test_id), error)
-            self.records[test_id] = (status, message, (records.get(test_id) or {}).get("time"))
-        return runner
+def build_results(builds):
+    tests = []
+    for file, task in ((config.POSITION, 0), (config.SOLVER, 1)):
+        b = builds[file]
+        if b.accepted:
+            tests.append(TestResult(f"build::{file}", task, "passed", kind="build"))
+            continue
+        why = "\n".join(b.rejections) or b.errors or "it did not compile"
+        flags = [f"rejected:{n}" for n in b.rejected_names]
+        if b.present and not b.compiled:
+            flags.append("not_compiled")
+        tests.append(TestResult(f"build::{file}", task, "failed", f"{file} was not accepted:\n{why}",
+                                kind="build", flags=flags))
+    return tests
 
-    def do_suites(self):
-        self.runners = {}
-        self.runners[0] = self.run_task(0, True)
-        task0_clean = all(self.records.get(t, ("",))[0] == "passed" for t in self.tests_of_task(0))
-        self.position_from_student = self.builds[config.POSITION].accepted and task0_clean
-        if not self.position_from_student and self.builds[config.SOLVER].accepted:
-            self.notes.append("Tasks 1 and 2 were graded with the reference grundy_position.c, "
-                              "because yours does not pass every Task 0 test: fix Task 0 first, "
-                              "then your own grundy_position.c is used for every task.")
-        for task in (1, 2):
-            self.runners[task] = self.run_task(task, self.position_from_student)
-        if not self.builds[config.SOLVER].accepted and self.builds[config.POSITION].accepted:
-            self.notes.append("Task 0 was graded with the reference grundy_solver.c, because "
-                              "yours did not build; Task 0 never calls the solver.")
 
-    def do_timing(self):
-        def probe(name, objects):
-            path = os.path.join(self.scratch, "bin", name)
-            # bin/ is made by link_runner, which never runs when no file of
-            # the submission built (an empty submission).
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            ok, messages = build.link(self.mode, self.scratch, path,
-                                      objects + build.probe_objects(self.scratch), self.log,
-                                      wraps=config.PROBE_WRAPS)
-            if not ok:
-                self.log(messages)
-            return path if ok else None
+def object_for(ctx, builds, file, use_student):
+    b = builds[file]
+    return b.object if (use_student and b.accepted) else build.reference_object(ctx.scratch, file)
 
-        # Both probes are linked the same way, so the ratio compares solvers only.
-        reference = probe("timing_probe_reference",
-                          [build.reference_object(self.scratch, f) for f in config.SUBMISSION_FILES])
-        if reference is None:
-            raise RuntimeError("the reference timing probe did not link")
-        student = None
-        if self.builds[config.SOLVER].accepted:
-            student = probe("timing_probe", [self.object_for(config.POSITION, self.position_from_student),
-                                             self.object_for(config.SOLVER, True)])
-        self.timing = timing.check(self.mode, self.scratch, reference, student, self.log)
-        for entry in self.timing:
-            message = ""
-            if not entry["passed"]:
-                budget = f"{entry['budget_ratio']} x the reference's {entry['reference_cpu']:.4f} s"
-                if entry["outcome"] == "not run":
-                    message = "not run: the solver did not build or link"
-                elif entry["outcome"] == "wrong answer":
-                    message = f"solving {entry['position']} gave the wrong answer"
-                elif entry["outcome"] == "no search":
-                    message = (f"solving {entry['position']} never called grundy_get_moves: the "
-                               "solver must search the moves (is it still a stub?)")
-                elif entry["student_cpu"] is None:
-                    message = (f"solving {entry['position']} from an empty memo was stopped at its CPU "
-                               f"budget ({budget}); is every answer memoized, by both "
-                               "grundy_is_p_position and grundy_is_n_position? (handout: grundy-lab.html#task-2-timing)"
-                               if entry["outcome"] == "over budget" else
-                               f"solving {entry['position']} crashed")
-                else:
-                    message = (f"solving {entry['position']} took {entry['student_cpu']:.4f} s of CPU, "
-                               f"{entry['ratio']} x the reference; the budget is {budget}")
-            self.extra_tests.append(("timing::" + entry["position"], 2, "timing",
-                                     "passed" if entry["passed"] else "failed", message))
 
-    def do_memory(self):
-        """All tasks at once: each valgrind run is one process at a time, and
-        three of them keep two cores busier than two, whose last one runs alone."""
-        def one(task):
-            runner = self.runners.get(task)
-            passed = [t for t in config.MEMCHECK_TESTS[task]
-                      if self.records.get(t, ("",))[0] == "passed"]
-            found = memcheck.run_task(self.mode, self.scratch, runner, task, passed, self.seed) if runner else None
-            return task, found
+# ---- suites ----------------------------------------------------------------------
 
-        self.memory = []
-        with concurrent.futures.ThreadPoolExecutor(max_workers=len(config.TASKS)) as pool:
-            results = list(pool.map(one, config.TASKS))
-        for task, found in results:
-            test_id = f"memory::task{task}"
-            if found is None:
-                self.extra_tests.append((test_id, task, "memory", "not_run",
-                                         "not run: none of this task's tests checked under valgrind "
-                                         "passed yet"))
+def tests_of_task(all_tests, task):
+    return [t for t in all_tests if t.split("::")[0] in (f"task{task}", f"task{task}_hidden")]
+
+
+def run_task(ctx, all_tests, task, program):
+    path, why = program
+    ids = tests_of_task(all_tests, task)
+    if path is None:
+        return [TestResult(t, task, "not_run", why) for t in ids]
+    result, records, error = suites.run_runner(ctx.mode, ctx.scratch, build.runner(ctx.scratch, task),
+                                               f"task{task}", ctx.seed, path)
+    ctx.log(f"task{task} runner: {result.describe()}, {len(records)} results")
+    return [suites.result_of(t, records.get(t), error) for t in ids]
+
+
+def suites_phase(ctx, builds, all_tests):
+    """Task 0 first: whether Tasks 1-2 use the submission's map depends on it."""
+    task0 = run_task(ctx, all_tests, 0, program_phase_one(ctx, builds, 0, True))
+    position_from_student = builds[config.POSITION].accepted and all(t.passed for t in task0)
+    if not position_from_student and builds[config.SOLVER].accepted:
+        ctx.notes.append("Tasks 1 and 2 were graded with the reference grundy_position.c, "
+                         "because yours does not pass every Task 0 test: fix Task 0 first, "
+                         "then your own grundy_position.c is used for every task.")
+    results = list(task0)
+    for task in (1, 2):
+        results += run_task(ctx, all_tests, task,
+                            program_phase_one(ctx, builds, task, position_from_student))
+    return results, position_from_student
+
+
+def program_phase_one(ctx, builds, task, position_from_student, static=True, suffix=""):
+    """(path, "") of a task's student program, or (None, why). Each distinct
+    pair of objects is linked once per grading and then reused: Tasks 1 and
+    2 share theirs, and the timing phase runs the suites' one."""
+    own = builds[config.FILE_OF_TASK[task]]
+    if not own.accepted:
+        return None, f"not run: {own.file} did not build or was rejected (see the build test)"
+    # Task 0 never calls the solver: its program always takes the
+    # reference's, so a solver that does not link costs Tasks 1-2 only.
+    objects = (object_for(ctx, builds, config.POSITION, position_from_student or task == 0),
+               object_for(ctx, builds, config.SOLVER, task != 0))
+    key = (objects, static)
+    if key not in ctx.programs:
+        name = f"student_{len(ctx.programs)}{suffix}"
+        path = os.path.join(ctx.scratch, "bin", name)
+        ok, messages = build.link_student_program(ctx.mode, ctx.scratch, path, list(objects), ctx.log,
+                                                  static=static)
+        ctx.programs[key] = (path, "") if ok else (None, "not run: the student program did not "
+                                                   "link:\n" + messages)
+    return ctx.programs[key]
+
+
+# ---- timing ------------------------------------------------------------------------
+
+def timing_phase(ctx, builds, position_from_student):
+    # Prebuilt with the harness (Makefile: student_reference), linked the
+    # way every submission's program is.
+    reference = build.harness(ctx.scratch, "student_reference")
+    student, _ = program_phase_one(ctx, builds, 2, position_from_student)
+    return timing.check(ctx.mode, ctx.scratch, reference, student, ctx.seed, ctx.log)
+
+
+# ---- memory --------------------------------------------------------------------------
+
+def memory_phase(ctx, builds, position_from_student, suite_results):
+    """All tasks at once: each valgrind run is a process at a time, and three
+    of them keep two cores busier than two."""
+    passed = {t.id for t in suite_results if t.passed}
+    figures_of = {t.id: t.figures for t in suite_results}
+
+    def inherited(task):
+        """A memory check rests on whatever its tests rested on: a test that
+        passed only on a count the student process reported must not make
+        its task's valgrind run count (the memory check itself is the
+        outside check for live allocations)."""
+        found = set()
+        for test_id in config.MEMCHECK_TESTS[task]:
+            if test_id in passed:
+                found.update(f for f in figures_of.get(test_id, []) if f != "live_allocations")
+        return sorted(found)
+
+    selected_of = {task: [t for t in config.MEMCHECK_TESTS[task] if t in passed]
+                   for task in config.TASKS}
+    # Linked here, one after the other: Tasks 1 and 2 share a program, and
+    # two threads must not link the same file at once.
+    programs = {task: program_phase_one(ctx, builds, task, position_from_student, static=False,
+                                        suffix="_dynamic")[0] if selected_of[task] else None
+                for task in config.TASKS}
+
+    def one(task):
+        program, selected = programs[task], selected_of[task]
+        if program is None or not selected:
+            return task, None
+        return task, memcheck.run_task(ctx.mode, ctx.scratch, build.runner(ctx.scratch, task),
+                                       program, task, selected, ctx.seed)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(config.TASKS)) as pool:
+        found = list(pool.map(one, config.TASKS))
+    memory, tests = [], []
+    for task, result in found:
+        test_id = f"memory::task{task}"
+        if result is None:
+            tests.append(TestResult(test_id, task, "not_run", "not run: none of this task's tests "
+                                    "checked under valgrind passed yet", kind="memory"))
+            continue
+        memory.append({"task": task, "findings": result["findings"], "complete": result["complete"]})
+        if result["findings"]:
+            lines = [f"{f['file']}:{f['line']} in {f['function']}: {f['what']}"
+                     for f in result["findings"][:8]]
+            leak = any("Leak" in f["kind"] for f in result["findings"])
+            other = any("Leak" not in f["kind"] for f in result["findings"])
+            tests.append(TestResult(test_id, task, "failed", "valgrind found problems in your code:\n"
+                                    + "\n".join(lines) + "\n(handout: grundy-lab.html#memcheck)",
+                                    kind="memory",
+                                    flags=(["leak"] if leak else []) + (["memory"] if other else [])))
+        elif not result["complete"]:
+            tests.append(TestResult(test_id, task, "failed", "the memory check could not run to the "
+                                    f"end ({result['why']}), so it cannot say your code is clean",
+                                    kind="memory"))
+        else:
+            tests.append(TestResult(test_id, task, "passed", kind="memory", figures=inherited(task)))
+    return memory, tests
+
+
+# ---- scoring ---------------------------------------------------------------------------
+
+def score(tests, rubric_path):
+    """(scored entries, in report order): points from the rubric, then the
+    gates: a test resting on a student-reported figure earns its points only
+    when the outside check named in config.GATES passed, and that check
+    earned its own points (a memory check that rests on a faked memo size is
+    withheld by the timing gate, so it cannot vouch for a leak count)."""
+    by_id = {t.id: t for t in tests}
+    points = rubric.assign(rubric_path, [t.id for t in tests])
+    withheld_gates(tests)
+    scored = []
+    for test_id, maximum in points.items():
+        t = by_id[test_id]
+        earned = maximum if t.passed and not t.withheld else 0.0
+        scored.append((t, round(maximum, 4), round(earned, 4)))
+    scored.sort(key=lambda e: (e[0].task, e[0].kind is not None, e[0].hidden))
+    return scored
+
+
+def withheld_gates(tests):
+    """Sets t.withheld on every passed test whose gate does not hold. A gate
+    holds when every test it names passed and none of them is withheld, so
+    this runs to a fixed point (withholding only ever grows)."""
+    def gate_holds(pattern):
+        matched = [t for t in tests if fnmatch.fnmatchcase(t.id, pattern)]
+        return bool(matched) and all(t.passed and not t.withheld for t in matched)
+
+    changed = True
+    while changed:
+        changed = False
+        for t in tests:
+            if not t.passed or t.withheld:
                 continue
-            self.memory.append({"task": task, "findings": found["findings"]})
-            xml_dir = os.path.join(self.scratch, "runs", f"memcheck-task{task}-xml")
-            shutil.copytree(xml_dir, os.path.join(self.out, "logs", f"valgrind-task{task}"),
-                            dirs_exist_ok=True)
-            if found["findings"]:
-                lines = [f"{f['file']}:{f['line']} in {f['function']}: {f['what']}"
-                         for f in found["findings"][:8]]
-                self.extra_tests.append((test_id, task, "memory", "failed",
-                                         "valgrind found problems in your code:\n" + "\n".join(lines)
-                                         + "\n(handout: grundy-lab.html#memcheck)"))
-            else:
-                self.extra_tests.append((test_id, task, "memory", "passed", ""))
+            for figure in t.figures:
+                gate = config.GATES.get(figure)
+                if gate and not gate_holds(gate.format(task=t.task)):
+                    t.withheld = (f"this test read a count only your program reports ({figure}); "
+                                  f"it earns its points only when the check {gate.format(task=t.task)} "
+                                  "made from outside passes too")
+                    changed = True
+                    break
 
-    def do_coverage(self):
-        self.coverage = coverage.measure(self.mode, self.scratch, self.builds, self.out,
-                                         self.seed, self.log)
 
-    def record_run(self, result, cwd):
-        """Keeps every sandboxed run's raw output in OUT/logs (capped by the sandbox)."""
-        self.run_count = getattr(self, "run_count", 0) + 1
-        what = os.path.basename(cwd)
-        if "-o" in result.argv[:-1]:   # a compiler or linker run: name it by what it makes
-            made = os.path.basename(result.argv[result.argv.index("-o") + 1])
-            what = ("compile-" if "-c" in result.argv else "link-") + made
-        _save_log(self.out, f"{self.run_count:02d}-{what}.txt", result)
+def result_entries(scored):
+    entries = []
+    for t, maximum, earned in scored:
+        suite, name = t.id.split("::", 1)
+        message = t.message
+        if t.withheld:
+            message = (message + "\n" if message else "") + "No points: " + t.withheld
+        entries.append({"id": t.id, "name": f"Task {t.task} / {suite}::{name}" if t.hidden or t.kind
+                        else f"Task {t.task} / {name}", "task": t.task, "kind": t.kind,
+                        "hidden": t.hidden, "max_score": maximum, "score": earned,
+                        "status": t.status, "message": message, "time": t.time,
+                        "flags": list(t.flags), "figures": list(t.figures)})
+    return entries
 
-    # ---- results -------------------------------------------------------------
 
-    def tests_of_task(self, task):
-        return [t for t in self.all_tests if t.split("::")[0] in (f"task{task}", f"task{task}_hidden")]
+# ---- the whole grading -------------------------------------------------------------------
 
-    def fail_task(self, task, message):
-        for test_id in self.tests_of_task(task):
-            self.records[test_id] = ("not_run", message, None)
-
-    def build_tests(self):
-        for file, task in ((config.POSITION, 0), (config.SOLVER, 1)):
-            b = self.builds[file]
-            if b.accepted:
-                entry = ("passed", "")
-            else:
-                why = "\n".join(b.rejections) or b.errors or "it did not compile"
-                entry = ("failed", f"{file} was not accepted:\n{why}")
-            self.extra_tests.append((f"build::{file}", task, "build", *entry))
-
-    def assemble(self):
-        extra = {t[0]: t for t in self.extra_tests}
-        ids = list(self.all_tests) + [t[0] for t in self.extra_tests]
-        points = rubric.assign(self.rubric_path, ids)
-        tests = []
-        for test_id in ids:
-            if test_id not in points:
-                continue
-            if test_id in extra:
-                _, task, kind, status, message = extra[test_id]
-                elapsed = None
-            else:
-                task, kind = int(test_id[4]), None
-                status, message, elapsed = self.records.get(test_id, ("missing", "no result", None))
-            suite, name = test_id.split("::", 1)
-            hidden = suite.endswith("_hidden")
-            tests.append({"id": test_id, "name": f"Task {task} / {suite}::{name}" if hidden or kind
-                          else f"Task {task} / {name}", "task": task, "kind": kind, "hidden": hidden,
-                          "max_score": round(points[test_id], 4),
-                          "score": round(points[test_id], 4) if status == "passed" else 0.0,
-                          "status": status, "message": message, "time": elapsed})
-        tests.sort(key=lambda t: (t["task"], t["kind"] is not None, t["hidden"]))
-        return tests
+def all_graded_tests():
+    with open(os.path.join(config.HARNESS, "tests.txt"), encoding="utf-8") as handle:
+        return [line.strip() for line in handle if line.strip()]
 
 
 def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
@@ -239,61 +291,68 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
     """Grades one submission; returns the result dict (see reports.py)."""
     started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     wall = time.monotonic()
-    g = Grading(submission, out_dir, seed, hidden_visibility, keep_scratch, log)
-    g.rubric_path = rubric_path
-    g.object_checks = object_checks
-    if not object_checks:
-        g.notes.append("The object checks were skipped (--skip-object-checks): this run tests "
-                       "the grader, it is not a grade.")
-    g.source_dir = build.locate(g.submission)
-    os.makedirs(g.out, exist_ok=True)
-    os.makedirs(os.path.join(g.out, "logs"), exist_ok=True)
-    with open(os.path.join(config.HARNESS, "tests.txt"), encoding="utf-8") as handle:
-        g.all_tests = [line.strip() for line in handle if line.strip()]
+    seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
+    # Located on the path as given: realpath would follow a link.
+    source_dir = build.locate(submission)
+    submission, out = os.path.realpath(submission), os.path.realpath(out_dir)
+    os.makedirs(os.path.join(out, "logs"), exist_ok=True)
+    all_tests = all_graded_tests()
     # Refuse a bad rubric before any work: every test the run can produce.
-    rubric.assign(rubric_path, g.all_tests + [f"build::{f}" for f in config.SUBMISSION_FILES]
+    rubric.assign(rubric_path, all_tests + [f"build::{f}" for f in config.SUBMISSION_FILES]
                   + [f"memory::task{t}" for t in config.TASKS]
-                  + ["timing::" + timing.position_text(h) for h in config.TIMED_POSITIONS])
-    g.scratch = tempfile.mkdtemp(prefix="grundy-grade-")
-    os.chmod(g.scratch, 0o755)
+                  + ["timing::" + name for name in config.TIMED_SHAPES])
+    space = scratch_dir.Scratch(log, keep=keep_scratch)
+    scratch = space.path
     try:
-        hidden = [p for p in (config.REPO, g.out, g.submission, "/root", "/home")
-                  if os.path.isdir(p) and not g.scratch.startswith(p + os.sep)]
-        g.mode = sandbox.detect(hidden, g.scratch)
-        g.mode.on_run = g.record_run
-        log(f"sandbox: {g.mode.describe()}")
-        log(f"seed: {g.seed}")
-        g.phase("build", g.do_build)
-        g.phase("suites", g.do_suites)
-        g.phase("timing", g.do_timing)
-        g.phase("memory", g.do_memory)
-        g.phase("coverage", g.do_coverage)
-        g.build_tests()
-        tests = g.assemble()
-        result = {"submission": g.submission, "started": started, "seed": g.seed,
-                  "sandbox": g.mode.describe(), "hidden_visibility": hidden_visibility,
-                  "phases": g.phases, "notes": g.notes,
-                  "builds": [b.as_result() for b in g.builds.values()],
-                  "tests": tests, "timing": g.timing, "memory": g.memory, "coverage": g.coverage,
-                  "score": round(sum(t["score"] for t in tests), 2),
-                  "max_score": round(sum(t["max_score"] for t in tests), 2)}
+        hidden = [p for p in (config.REPO, out, submission, "/root", "/home")
+                  if os.path.isdir(p) and not scratch.startswith(p + os.sep)]
+        mode = sandbox.detect(hidden, scratch)
+        ctx = Context(submission, source_dir, out, scratch, mode, seed, object_checks, log)
+        mode.on_run = lambda result, cwd: _save_log(ctx, result, cwd)
+        if not object_checks:
+            ctx.notes.append("The object checks were skipped (--skip-object-checks): this run tests "
+                             "the grader, it is not a grade.")
+        log(f"sandbox: {mode.describe()}; scratch: {space.describe()}")
+        log(f"seed: {seed}")
+        builds = ctx.phase("build", build_phase)
+        suite_results, position_from_student = ctx.phase("suites", suites_phase, builds, all_tests)
+        timing_entries, timing_results = ctx.phase("timing", timing_phase, builds, position_from_student)
+        memory, memory_results = ctx.phase("memory", memory_phase, builds, position_from_student,
+                                           suite_results)
+        passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
+        cov = ctx.phase("coverage", lambda c: coverage.measure(c.mode, c.scratch, builds, c.out,
+                                                               c.seed, c.log, passed_public))
+        tests = build_results(builds) + suite_results + timing_results + memory_results
+        scored = score(tests, rubric_path)
+        entries = result_entries(scored)
+        result = {"submission": submission, "started": started, "seed": seed,
+                  "sandbox": mode.describe(), "hidden_visibility": hidden_visibility,
+                  "phases": ctx.phases, "notes": ctx.notes,
+                  "builds": [b.as_result() for b in builds.values()],
+                  "tests": entries, "timing": timing_entries, "memory": memory, "coverage": cov,
+                  "flags": flags_of([t for t, _, _ in scored], builds),
+                  "score": round(sum(e["score"] for e in entries), 2),
+                  "max_score": round(sum(e["max_score"] for e in entries), 2)}
         start = time.monotonic()
         result["execution_time"] = round(time.monotonic() - wall, 2)
-        reports.write_reports(result, g.out)
-        g.phases["reports"] = round(time.monotonic() - start, 2)
-        log(f"== phase reports: {g.phases['reports']:.2f} s")
-        log("phases: " + ", ".join(f"{k} {v:.1f} s" for k, v in g.phases.items())
+        reports.write_reports(result, out)
+        ctx.phases["reports"] = round(time.monotonic() - start, 2)
+        log(f"== phase reports: {ctx.phases['reports']:.2f} s")
+        log("phases: " + ", ".join(f"{k} {v:.1f} s" for k, v in ctx.phases.items())
             + f"; total {time.monotonic() - wall:.1f} s")
         return result
     finally:
-        if keep_scratch:
-            log(f"scratch kept: {g.scratch}")
-        else:
-            shutil.rmtree(g.scratch, ignore_errors=True)
+        space.close()   # says where it is kept, with --keep-scratch
 
 
-def _save_log(out, name, result):
-    path = os.path.join(out, "logs", name)
+def _save_log(ctx, result, cwd):
+    """Keeps every sandboxed run's raw output in OUT/logs (capped by the sandbox)."""
+    ctx.run_count = getattr(ctx, "run_count", 0) + 1
+    what = os.path.basename(cwd)
+    if "-o" in result.argv[:-1]:   # a compiler or linker run: name it by what it makes
+        made = os.path.basename(result.argv[result.argv.index("-o") + 1])
+        what = ("compile-" if "-c" in result.argv else "link-") + made
+    path = os.path.join(ctx.out, "logs", f"{ctx.run_count:02d}-{what}.txt")
     with open(path + ".tmp", "w", encoding="utf-8") as handle:
         handle.write(f"$ {' '.join(result.argv)}\n# {result.describe()}, "
                      f"{result.wall_seconds:.2f} s wall, {result.stdout_bytes} bytes stdout, "

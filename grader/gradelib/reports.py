@@ -279,7 +279,12 @@ def _leaderboard(result) -> list:
     board, names = [], set()
     for check in result.get("timing") or []:
         ratio = check.get("ratio")
-        name = f"CPU ratio {clean(check.get('position'))}"
+        # The check's name (its timing::NAME test) is the same for every
+        # submission, while the position is drawn from each one's seed: a
+        # leaderboard's columns must not change from one row to the next,
+        # and the class report joins them to the timing tests by it.
+        key = clean(check.get("name")) or clean(check.get("position"))
+        name = f"CPU ratio {key}"
         if ratio is None or not math.isfinite(number(ratio, math.nan)) or name in names:
             continue
         names.add(name)
@@ -306,6 +311,9 @@ def gradescope_results(result) -> dict:
             "phases": {clean(k): number(v) for k, v in (result.get("phases") or {}).items()},
             "coverage_line_percent": number(coverage["line_percent"])
             if coverage.get("line_percent") is not None else None,
+            # Facts for the gradebook, computed where they happened
+            # (results.py); the class report reads these, never messages.
+            "flags": [clean(f) for f in result.get("flags") or []],
         },
     }
     board = _leaderboard(result)
@@ -440,14 +448,19 @@ def _task_blocks(result, task, rows) -> list:
     score, max_score, count, failing = _totals(rows)
     blocks = [("h2", f"{_task_title(task)}: {points(score)} / {points(max_score)}")]
     blocks.append(("p", _passed(count, failing).capitalize() + "."))
-    if not failing:
+
+    def withheld(test):
+        """Passed, but its points rest on a check that failed (pipeline.score)."""
+        return _status(test) == "passed" and number(test.get("score")) < number(test.get("max_score"))
+
+    if not failing and not any(withheld(t) for t, _, _ in rows):
         return blocks
     hidden = []
     for test, _, ordinal in rows:
         status = _status(test)
-        if status == "passed":
+        if status == "passed" and not withheld(test):
             continue
-        word = STATUS_WORDS.get(status, status)
+        word = "passed, but earns no points" if withheld(test) else STATUS_WORDS.get(status, status)
         earned = f"{points(test.get('score'))}/{points(test.get('max_score'))} points"
         if _masked(result, test):
             hidden.append(f"Hidden test {ordinal} failed ({word}, {earned})")
@@ -503,7 +516,16 @@ def _memory_blocks(result) -> list:
     files = {clean(b.get("file")) for b in result.get("builds") or []}
     findings = _memory_findings(result, files)
     blocks = [("h2", "Memory (valgrind)")]
+    unfinished = sorted({clean(e.get("task")) for e in result.get("memory") or []
+                         if e.get("complete") is False}, key=str)
+    if unfinished:
+        # A missing or cut report never reads as "clean" (memcheck.py).
+        blocks.append(("p", "The memory check could not run to the end for "
+                            + ", ".join(f"Task {t}" for t in unfinished)
+                            + ", so it cannot say that code is clean; see the memory tests above."))
     if not findings:
+        if unfinished:
+            return blocks
         return blocks + [("p", "valgrind found no invalid accesses and no leaks.")]
     for (kind, file, line, function), (finding, tasks) in findings[:MEMORY_SHOWN]:
         where = f"{file or 'unknown file'}:{clean(line) or '?'}" + (f" in {function}()" if function else "")

@@ -43,6 +43,18 @@ def parse(path):
     return lines, excluded
 
 
+UNIT = 10000   # points are shown with four decimals: shares are whole units
+
+
+def _shares(points, count):
+    """points split into count shares of whole UNITs that add up to points
+    exactly (the first ones get the remainder), so a task of 25 points is
+    25.0 in every report, not 25.0005."""
+    units = round(points * UNIT)
+    base, extra = divmod(units, count)
+    return [(base + (1 if i < extra else 0)) / UNIT for i in range(count)]
+
+
 def assign(path, test_ids):
     """{test id: max points} for the graded tests among test_ids, in order."""
     lines, excluded = parse(path)
@@ -58,8 +70,8 @@ def assign(path, test_ids):
         members = [t for t in graded if owner[t] is line]
         if not members:
             raise RubricError(f"{path}:{line.number}: '{line.pattern}' matches no test")
-        for test in members:
-            points[test] = line.points / len(members)
+        for test, share in zip(members, _shares(line.points, len(members))):
+            points[test] = share
     total = sum(line.points for line in lines)
     if abs(total - TOTAL) > 1e-9:
         raise RubricError(f"{path}: the points add up to {total:g}, not {TOTAL:g}")

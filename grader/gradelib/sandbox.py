@@ -17,6 +17,11 @@ root therefore takes a uid of its own from SANDBOX_UIDS (numbers no account
 uses), held with an flock on a file in /run/lock for the grader's lifetime;
 its group is nobody's. Those uids own no file outside the grading.
 
+Per-grading caps. Started as root, a grading also makes a cgroup of its own
+(cgroup.py: v2, else v1, else none, named in describe()) that every run
+joins before it drops root, capping the memory and processes of all its
+runs together, not only of each process.
+
 The mode is detected once (`detect()`), and logged by the caller. When
 commands run as `nobody`, every directory above the scratch directory must
 let `nobody` in (a private TMPDIR of mode 0700 does not): detect() then
@@ -37,12 +42,16 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from . import cgroup
+
 CAP_HEAD = 32 * 1024
 CAP_TAIL = 32 * 1024
 NOBODY = "nobody"
 # Uids for sandboxed runs: one per concurrent grading (see the header).
 SANDBOX_UIDS = range(64200, 64264)
 _uid_lock = None   # the open lock file of the uid this process holds
+_group = None      # this process's cgroup.Group, when root (see _grading_cgroup)
+SANDBOX_TMP_BYTES = 64 << 20   # each run's private /tmp (valgrind's temporary files, gcc's)
 
 
 @dataclass
@@ -66,6 +75,7 @@ class RunResult:
     stderr: str
     stdout_bytes: int = 0
     stderr_bytes: int = 0
+    side: bytes = b""          # what the run wrote to its side channel (see run())
 
     @property
     def ok(self):
@@ -87,11 +97,17 @@ class Mode:
     gid: int | None = None
     hidden: list = field(default_factory=list)   # paths masked inside the sandbox
     on_run: object = None      # called with (RunResult, cwd) after every run: the raw logs
+    cgroup: object = None      # the grading's cgroup.Group (as root), which every run joins
+    tmp_bytes: int = 0         # size of bubblewrap's private /tmp (0: bubblewrap's default)
 
     def describe(self):
-        parts = ["bubblewrap (no network, read-only system, private /tmp and PIDs)" if self.bwrap
+        tmp = f"private /tmp of {self.tmp_bytes >> 20} MiB" if self.tmp_bytes else "private /tmp"
+        parts = [f"bubblewrap (no network, read-only system, {tmp} and PIDs)" if self.bwrap
                  else "rlimits only (bubblewrap unavailable)"]
         parts.append(f"as {self.user}" if self.user else f"as uid {os.getuid()}")
+        # Which per-grading caps held, for the log and results.json.
+        parts.append(self.cgroup.describe() if self.cgroup is not None
+                     else "rlimits per process, no cgroup (not root)")
         return ", ".join(parts)
 
 
@@ -114,14 +130,28 @@ def detect(hidden_paths, probe_dir):
             raise RuntimeError(f"the sandbox user ({user}) cannot reach the scratch directory "
                                f"{probe_dir}: {blocked} is not searchable by it; set TMPDIR to a "
                                "directory every user can enter, such as /tmp")
-    mode = Mode(bwrap=False, user=user, uid=uid, gid=gid, hidden=list(hidden_paths))
+    group = _grading_cgroup() if uid is not None else None
+    mode = Mode(bwrap=False, user=user, uid=uid, gid=gid, hidden=list(hidden_paths), cgroup=group)
     if shutil.which("bwrap"):
-        trial = Mode(bwrap=True, user=user, uid=uid, gid=gid, hidden=list(hidden_paths))
-        result = run(trial, ["/bin/true"], cwd=probe_dir, writable=[probe_dir],
-                     limits=Limits(wall_seconds=20))
-        if result.ok:
-            mode = trial
+        # A size-capped private /tmp first (bubblewrap 0.6 and later have
+        # --size), else bubblewrap's default one.
+        for tmp_bytes in (SANDBOX_TMP_BYTES, 0):
+            trial = Mode(bwrap=True, user=user, uid=uid, gid=gid, hidden=list(hidden_paths),
+                         cgroup=group, tmp_bytes=tmp_bytes)
+            result = run(trial, ["/bin/true"], cwd=probe_dir, writable=[probe_dir],
+                         limits=Limits(wall_seconds=20))
+            if result.ok:
+                mode = trial
+                break
     return mode
+
+
+def _grading_cgroup():
+    """This process's cgroup.Group, made once (like its sandbox uid)."""
+    global _group
+    if _group is None:
+        _group = cgroup.create()
+    return _group
 
 
 def _claim_sandbox_uid():
@@ -174,6 +204,8 @@ def _preexec(limits, mode):
             caps.append((resource.RLIMIT_NPROC, limits.processes))
         for which, value in caps:
             resource.setrlimit(which, (value, value))
+        if mode.cgroup is not None:
+            mode.cgroup.enter()   # while still root: the group's files are root's
         if mode.uid is not None:
             os.setgroups([])
             os.setgid(mode.gid)
@@ -181,10 +213,13 @@ def _preexec(limits, mode):
     return apply
 
 
-def _bwrap_argv(mode, argv, cwd, readable, writable, env):
+def _bwrap_argv(mode, argv, cwd, readable, writable, env, hide=()):
     command = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
-               "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-    for path in mode.hidden:
+               "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
+    if mode.tmp_bytes:
+        command += ["--size", str(mode.tmp_bytes)]   # applies to the next tmpfs: the private /tmp
+    command += ["--tmpfs", "/tmp"]
+    for path in list(mode.hidden) + list(hide):
         command += ["--tmpfs", path]
     for path in readable:
         command += ["--ro-bind", path, path]
@@ -204,7 +239,8 @@ class _Capped:
         self.tail = bytearray()
         self.total = 0
         self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
-        self.thread.start()
+        if stream is not None:
+            self.thread.start()
 
     def _read(self, stream):
         while True:
@@ -222,7 +258,8 @@ class _Capped:
                     del self.tail[:-CAP_TAIL]
 
     def text(self):
-        self.thread.join(timeout=5)
+        if self.thread.is_alive():
+            self.thread.join(timeout=5)
         head = self.head.decode("utf-8", "replace")
         if self.total <= len(self.head) + len(self.tail):
             return head + self.tail.decode("utf-8", "replace")
@@ -231,8 +268,32 @@ class _Capped:
                 + self.tail.decode("utf-8", "replace"))
 
 
-def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, stdin_data=None):
-    """Runs argv in the sandbox; never raises for the command's own failures."""
+SIDE_CAP = 16 << 20
+
+
+def _collect(stream, into, cap):
+    while True:
+        chunk = stream.read(65536)
+        if not chunk:
+            return
+        if len(into) + len(chunk) <= cap:
+            into += chunk
+
+
+def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, stdin_data=None,
+        side_channel=False, hide=()):
+    """Runs argv in the sandbox; never raises for the command's own failures.
+
+    hide: directories masked (an empty tmpfs) for this run only, before
+    `readable` and `writable` are bound back in: the compiler sees the
+    submission's sources and the headers, not the harness beside them in the
+    scratch (whose objects include the reference solution's).
+
+    side_channel: the command's stdout, whose descriptor number is then in
+    $GRADER_SIDE_FD, carries data that must not pass through a file the
+    sandbox can write (valgrind's reports, written by the trusted test
+    processes, never by a student process); it is kept whole, up to
+    SIDE_CAP bytes, in RunResult.side rather than capped as text."""
     limits = limits or Limits()
     # Temporary files (gcc's, Criterion's sockets, valgrind's vgdb pipes) go
     # to the private /tmp under bubblewrap; without it, to the run's own
@@ -244,11 +305,20 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, stdin_
         for path in writable:
             _give_to(path, mode.uid, mode.gid)
     if mode.bwrap:
-        command = _bwrap_argv(mode, argv, cwd, readable, writable, clean_env)
+        command = _bwrap_argv(mode, argv, cwd, readable, writable, clean_env, hide)
         popen_env = {"PATH": "/usr/bin:/bin"}
     else:
         command = list(argv)
         popen_env = clean_env
+    side = bytearray()
+    if side_channel:
+        # The command's stdout is the side channel: test runners print
+        # nothing there, and their student processes print elsewhere.
+        if mode.bwrap:
+            at = command.index("--clearenv") + 1
+            command[at:at] = ["--setenv", "GRADER_SIDE_FD", "1"]
+        else:
+            popen_env["GRADER_SIDE_FD"] = "1"
     start = time.monotonic()
     try:
         process = subprocess.Popen(command, cwd=cwd, env=popen_env, stdin=subprocess.DEVNULL,
@@ -256,7 +326,13 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, stdin_
                                    preexec_fn=_preexec(limits, mode))
     except OSError as error:
         return RunResult(list(argv), 127, None, False, 0.0, "", f"cannot start: {error}")
-    out, err = _Capped(process.stdout), _Capped(process.stderr)
+    side_thread = None
+    if side_channel:
+        side_thread = threading.Thread(target=_collect, args=(process.stdout, side, SIDE_CAP),
+                                       daemon=True)
+        side_thread.start()
+    out = _Capped(process.stdout) if not side_channel else _Capped(None)
+    err = _Capped(process.stderr)
     timed_out = False
     try:
         process.wait(timeout=limits.wall_seconds)
@@ -269,8 +345,10 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, stdin_
     sig = -code if code is not None and code < 0 else None
     if mode.bwrap and code is not None and code > 128:
         sig = code - 128   # bwrap, as the namespace's init, reports a signal death as 128 + signal
+    if side_thread is not None:
+        side_thread.join(timeout=5)
     result = RunResult(list(argv), None if sig else code, sig, timed_out, elapsed,
-                       out.text(), err.text(), out.total, err.total)
+                       out.text(), err.text(), out.total, err.total, bytes(side))
     if mode.on_run is not None:
         mode.on_run(result, cwd)
     return result
@@ -284,8 +362,29 @@ def _kill_group(process):
         pass
 
 
+class UnsafeWritablePath(RuntimeError):
+    """A run asked to make a shared directory (/, /tmp, ...) its own."""
+
+
 def _give_to(path, uid, gid):
-    for root, dirs, files in os.walk(path):
-        os.chown(root, uid, gid)
-        for name in files:
+    """Makes a run's own writable directory the sandbox user's, recursively.
+
+    Only ever a directory the grading made for itself: handing a shared
+    directory over would give the sandbox user every file in it. On
+    2026-11-23 a manual `detect([], "/tmp")` chowned all of /tmp, and with it
+    other programs' private directories, to a sandbox uid. So this refuses a
+    symbolic link, the root directory, well-known shared places, and any
+    sticky directory (the mark of a shared one such as /tmp or /var/tmp),
+    and never follows a link below the top. (Not "world-writable": under a
+    umask of 0 the grading's own directories are.)"""
+    info = os.lstat(path)
+    real = os.path.realpath(path)
+    if (stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode) or real == "/"
+            or info.st_mode & stat.S_ISVTX
+            or real in ("/tmp", "/var/tmp", "/dev/shm", "/run", "/home", "/root")):
+        raise UnsafeWritablePath(f"refusing to hand {path} to the sandbox user: it is not a "
+                                 "directory the grading made for itself")
+    for root, dirs, files in os.walk(path, followlinks=False):
+        os.chown(root, uid, gid, follow_symlinks=False)
+        for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
             os.chown(os.path.join(root, name), uid, gid, follow_symlinks=False)

@@ -1,90 +1,122 @@
-"""Runs a linked test runner in the sandbox and reads the grader's report.
+"""Runs a task's prebuilt test runner against a student program, and turns
+its report into TestResults.
 
-Results come only from the report that grader/runner/grader_report.c
-writes in the runner process. A test the report does not mention, or every
-test of a runner whose report is missing or unreadable, counts as failed
-("missing"), so a submission cannot pass a test by killing the runner.
+The runner (build/grader/runner_taskN) holds the suites, public and hidden,
+the oracle and the report hook, and no submission code: every call of the
+lab's API crosses to a student process started from STUDENT_PROGRAM
+(grader/boundary/proxy.c), which runs behind a seccomp filter and cannot
+open a file, so the report file can only come from the runner. A test the
+report does not mention, or every test of a runner whose report is missing
+or unreadable, counts as failed ("missing").
 
-Every run passes Criterion a per-test timeout of TEST_TIMEOUT seconds,
-which overrides the suites' own (60-120 s). Those are meant for students'
-unoptimized builds under sanitizers on slow laptops; the grader builds with
--O2 and no sanitizers, where the slowest test of an unmemoized solver (the
-slowest honest Task 1 solution) takes under a second. Ten times that still
-passes a slow but honest solver, while a submission that loops forever on
-some positions costs 10 s per such test instead of 60-120 s, and so cannot
-stretch grading to many minutes. Under valgrind (20-50x slower, and each
-test starts a fresh valgrind) the limit is VALGRIND_TEST_TIMEOUT, the
-suites' own 60 s; only tests that passed natively run there.
-
-Test runs get an address-space limit of RUNNER_ADDRESS_SPACE: the
-reference solution passes every suite (public and hidden) within 64 MiB,
-so 512 MiB leaves an honest but wasteful solution 8 times that, while a
-submission that allocates without bound is stopped after touching at most
-512 MiB per test process (two run at a time), not the compiler's 2 GiB.
+Every run passes Criterion a per-test timeout of TEST_TIMEOUT seconds; the
+proxy's own limit on one call (config.CALL_SECONDS, then 2 s once two calls
+of the runner have timed out) ends most endless loops sooner, with a
+message that names the call and its position. Test runs get an
+address-space limit of RUNNER_ADDRESS_SPACE for the trusted side; each
+student process has its own (512 MiB, grader/boundary/proxy.c).
 """
 
 import json
 import os
 
-from . import config, sandbox
+from . import config, safefs, sandbox
+from .results import TestResult
 
-TEST_TIMEOUT = 10           # seconds per test, native runs (see above)
-VALGRIND_TEST_TIMEOUT = 60  # seconds per test under valgrind
-RUNNER_ADDRESS_SPACE = 512 << 20   # RLIMIT_AS of native test runs (see above)
+TEST_TIMEOUT = 15           # seconds per test, native runs
+VALGRIND_TEST_TIMEOUT = 90  # seconds per test under valgrind
+RUNNER_ADDRESS_SPACE = 1 << 30
+REPORT_CAP = 8 << 20        # bytes: a larger report is not the runner's
 
 
-def run_runner(mode, scratch, runner, name, seed, env_extra=None, limits=None,
-               valgrind=None, jobs=config.SUITE_JOBS, writable_extra=(), extra_args=()):
-    """Runs one runner; returns (RunResult, {test id: record}, report error or None)."""
+def run_runner(mode, scratch, runner, name, seed, student_program, policy="serve",
+               tests=None, env_extra=None, limits=None, jobs=config.SUITE_JOBS,
+               writable_extra=(), call_seconds=config.CALL_SECONDS, side_channel=False):
+    """Runs one runner; returns (RunResult, {test id: record}, report error or None).
+
+    tests: run only these test ids (Criterion's --filter), or all."""
     run_dir = os.path.join(scratch, "runs", name)
     os.makedirs(run_dir)
     report = os.path.join(run_dir, "report.json")
     env = {"GRADER_REPORT": report, "LAB_SEED": str(seed), "LAB_SKIP_TIMING": "1",
-           "GRUNDY_DATA_DIR": "/nonexistent"}
+           "GRUNDY_DATA_DIR": "/nonexistent", "GRADER_SERVER": student_program,
+           "GRADER_POLICY": policy, "GRADER_CALL_SECONDS": str(call_seconds),
+           "GRADER_CPU_SECONDS": str(config.STUDENT_CPU_SECONDS)}
     env.update(env_extra or {})
-    timeout = VALGRIND_TEST_TIMEOUT if valgrind else TEST_TIMEOUT
-    argv = [runner, f"--jobs={jobs}", f"--timeout={timeout}", *extra_args]
-    limits = limits or sandbox.Limits(cpu_seconds=120, wall_seconds=240,
-                                      address_space=RUNNER_ADDRESS_SPACE)
-    if valgrind:
-        argv = valgrind + argv
+    timeout = VALGRIND_TEST_TIMEOUT if policy == "valgrind" else TEST_TIMEOUT
+    argv = [runner, f"--jobs={jobs}", f"--timeout={timeout}"]
+    if tests:
+        argv.append("--filter=@(" + "|".join(t.replace("::", "/") for t in sorted(tests)) + ")")
+    limits = limits or sandbox.Limits(cpu_seconds=240, wall_seconds=240,
+                                      address_space=None if policy == "valgrind" else RUNNER_ADDRESS_SPACE)
     result = sandbox.run(mode, argv, cwd=run_dir, readable=[scratch],
-                         writable=[run_dir, *writable_extra], env=env, limits=limits)
+                         writable=[run_dir, *writable_extra], env=env, limits=limits,
+                         side_channel=side_channel)
     records, error = read_report(report)
+    for test_id, figure in read_figures(report + ".figures"):
+        if test_id in records:
+            records[test_id].setdefault("figures", []).append(figure)
     return result, records, error
 
 
+def read_figures(path):
+    """(test id, figure) pairs that the runner's test processes recorded."""
+    raw = safefs.read_capped(path, REPORT_CAP) or b""
+    pairs = []
+    for line in raw.decode("utf-8", "replace").splitlines():
+        fields = line.split()
+        if len(fields) == 2:
+            pairs.append((fields[0], fields[1]))
+    return pairs
+
+
 def read_report(path):
+    if not os.path.lexists(path):
+        return {}, "the test runner wrote no report (it was killed before the end)"
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        raw = safefs.read_regular(path, REPORT_CAP)
+    except (safefs.Refused, OSError) as why:
+        return {}, f"the test runner's report was not read: it {why}"
+    try:
+        data = json.loads(raw.decode("utf-8"))
         records = {}
         for test in data["tests"]:
             records[f"{test['suite']}::{test['name']}"] = test
         return records, None
-    except FileNotFoundError:
-        return {}, "the test runner wrote no report (it was killed or crashed before the end)"
-    except (OSError, ValueError, KeyError, TypeError) as error:
+    except (ValueError, KeyError, TypeError) as error:
         return {}, f"the test runner's report is unreadable ({error})"
 
 
-def outcome(record, report_error):
-    """(status, message) of one test from its report record (or its absence)."""
+def task_of(test_id):
+    return int(test_id.split("::", 1)[0][4])
+
+
+def result_of(test_id, record, report_error):
+    """The TestResult of one test from its report record (or its absence)."""
+    task = task_of(test_id)
     if record is None:
-        return "missing", ("this test did not report a result: "
-                           + (report_error or "it is missing from the runner's report"))
+        return TestResult(test_id, task, "missing", "this test did not report a result: "
+                          + (report_error or "it is missing from the runner's report"))
     status = record.get("status", "failed")
+    if status not in ("passed", "failed", "crashed", "timeout", "skipped"):
+        status = "failed"
     messages = [m for m in record.get("messages", []) if isinstance(m, str)]
     message = "\n".join(_strip_location(m) for m in messages)
-    if status == "crashed":
-        message = (message + "\n" if message else "") + _crash_words(record)
-    elif status == "timeout":
-        message = (message + "\n" if message else "") + "the test ran out of time (an endless loop or a very slow solver?)"
+    flags = []
+    if status == "crashed" or "crashed the student process" in message:
+        flags.append("crash")
+    if status == "timeout" or "did not return within" in message:
+        flags.append("timeout")
+    if status == "crashed" and not message:
+        message = "the test itself crashed (an internal error of the grader's runner)"
+    elif status == "timeout" and not message:
+        message = (f"the test ran out of time ({TEST_TIMEOUT} s): an endless loop or a very slow "
+                   "solver?")
     elif status == "failed" and not messages:
-        code = record.get("exit_code", 0)
-        message = (f"the test process ended early with exit status {code}: code under test "
-                   "must return, not exit" if code else "the test failed without a message")
-    return status, message
+        message = "the test failed without a message"
+    figures = [f for f in record.get("figures", []) if isinstance(f, str)]
+    time = record.get("time") if isinstance(record.get("time"), (int, float)) else None
+    return TestResult(test_id, task, status, message, time=time, figures=figures, flags=flags)
 
 
 def _strip_location(message):
@@ -93,16 +125,3 @@ def _strip_location(message):
     if sep and head.count(":") == 1 and head.split(":")[0].endswith(".c"):
         return rest.strip()
     return message.strip()
-
-
-def _crash_words(record):
-    signal_number = record.get("signal") or 0
-    names = {11: "SIGSEGV: an invalid memory access, such as a NULL pointer or a freed position",
-             6: "SIGABRT: abort() or a failed assert",
-             8: "SIGFPE: an arithmetic error such as a division by zero",
-             7: "SIGBUS: an invalid memory access",
-             9: "SIGKILL: killed for using too much time or memory",
-             24: "SIGXCPU: the CPU time limit was reached",
-             25: "SIGXFSZ: too much output written"}
-    words = names.get(signal_number, f"signal {signal_number}")
-    return f"the test crashed ({words}); run `make memcheck` to find where"

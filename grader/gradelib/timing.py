@@ -1,40 +1,31 @@
-"""The grader's timing checks: the submission against the reference solution.
+"""The grader's timing checks: the submission's solver against the
+reference's, on positions drawn from the hidden seed.
 
-Run serially, after every other test, so nothing else of the grader's
-competes for the CPU. For each timed position the reference model solution
-runs REFERENCE_RUNS times (the fastest counts), then the submission runs
-with a CPU budget of TIMING_BUDGET_RATIO times that; the probe arms a CPU
-timer, so an over-budget solver is stopped, and a second run is made only
-when the first came close to the budget. CPU time, not wall time, is
-compared, and both come from the same machine in the same minute: the
-ratio is what is reported and graded. The probe's CPU rlimit is the
-budget rounded up plus one second: only a solver that ignores the timer's
-SIGPROF ever reaches it, and it should not get minutes of CPU for that.
+Run serially, after the suites, so nothing else of the grader's competes
+for the CPU. The trusted timing probe (grader/boundary/timing_probe.c)
+starts a student program, solves one position from an empty memo, and
+reads the student process's CPU time from the kernel; the student process
+cannot fork or hand work to another process (its seccomp filter), so that
+time is all the work it did. For each position the reference runs
+REFERENCE_RUNS times (the fastest counts), then the submission runs with a
+CPU budget of TIMING_BUDGET_RATIO times that; a second run is made only
+when the first came close to the budget. A timing check passes only when
+the solver answered within budget and both of its answers (P and N
+questions) were right: a constant answer fails half the positions, as the
+positions mix P and N.
+
+The positions (config.TIMED_SHAPES) are drawn from the seed, so they
+cannot be looked up in advance; the oracle (the probe's --classify) picks
+two-heap positions of a given outcome.
 """
 
+import json
 import math
 import os
+import random
 
-from . import config, sandbox
-
-
-def _probe(mode, scratch, probe, heaps, budget, name):
-    run_dir = os.path.join(scratch, "runs", name)
-    os.makedirs(run_dir, exist_ok=True)
-    wall = 4 * budget + 5 if budget > 0 else 60
-    result = sandbox.run(mode, [probe, f"{budget:.6f}", *map(str, heaps)], cwd=run_dir,
-                         readable=[scratch], writable=[run_dir],
-                         limits=sandbox.Limits(cpu_seconds=math.ceil(budget) + 1 if budget > 0 else 60,
-                                               wall_seconds=wall))
-    # The answer is the probe's last line: a submission may print (printf is
-    # allowed), and its output comes first, through the same stdio buffer;
-    # the sandbox keeps the output's tail, so the last line is always whole.
-    lines = result.stdout.rstrip("\n").split("\n")
-    fields = lines[-1].split()
-    if result.ok and len(fields) == 3 and fields[0] in ("P", "N"):
-        return {"answer": fields[0] == "P", "cpu": float(fields[1]), "expansions": int(fields[2]),
-                "run": result}
-    return {"answer": None, "cpu": None, "expansions": None, "run": result}
+from . import build, config, sandbox
+from .results import TestResult
 
 
 def position_text(heaps):
@@ -45,50 +36,120 @@ def position_text(heaps):
     return "{" + ", ".join(f"{h}={c}" for h, c in sorted(counts.items())) + "}"
 
 
-def check(mode, scratch, reference_probe, student_probe, log):
-    """One entry per timed position (see the reports' "timing" model)."""
-    entries = []
-    for index, heaps in enumerate(config.TIMED_POSITIONS):
+def draw_positions(mode, scratch, seed):
+    """{test name: heaps}, the same for the same seed."""
+    rng = random.Random(f"timing:{seed}")
+    probe = build.timing_probe(scratch)
+    drawn = {}
+    for name, (count, (low, high), outcome) in config.TIMED_SHAPES.items():
+        for attempt in range(200):
+            total = rng.randint(low, high)
+            cuts = sorted(rng.randint(3, total - 3) for _ in range(count - 1))
+            heaps = [b - a for a, b in zip([0] + cuts, cuts + [total])]
+            if any(h < 3 for h in heaps) or (count > 1 and len(set(heaps)) == 1 and attempt < 150):
+                continue
+            if outcome is None or _classify(mode, scratch, probe, heaps) == outcome:
+                drawn[name] = sorted(heaps)
+                break
+        else:
+            raise RuntimeError(f"no timing position of shape {name} found")
+    return drawn
+
+
+def _classify(mode, scratch, probe, heaps):
+    result = sandbox.run(mode, [probe, "--classify", *map(str, heaps)], cwd=scratch,
+                         readable=[scratch], limits=sandbox.Limits(cpu_seconds=30, wall_seconds=60))
+    return result.stdout.strip() if result.ok else None
+
+
+def _probe(mode, scratch, program, heaps, budget, name):
+    run_dir = os.path.join(scratch, "runs", name)
+    os.makedirs(run_dir, exist_ok=True)
+    wall = 4 * budget + 10 if budget > 0 else 60
+    result = sandbox.run(mode, [build.timing_probe(scratch), program, f"{budget:.6f}",
+                                *map(str, heaps)],
+                         cwd=run_dir, readable=[scratch], writable=[run_dir],
+                         limits=sandbox.Limits(cpu_seconds=math.ceil(budget) + 30, wall_seconds=wall))
+    # The probe's stdout is its own: the student process prints to stderr.
+    try:
+        verdict = json.loads(result.stdout.strip().splitlines()[-1])
+        if not isinstance(verdict, dict) or not result.ok:
+            raise ValueError
+    except (ValueError, IndexError):
+        verdict = {"outcome": "probe failed", "cpu": None, "correct": False,
+                   "message": f"the timing probe failed: {result.describe()}"}
+    verdict["run"] = result
+    return verdict
+
+
+def check(mode, scratch, reference_program, student_program, seed, log):
+    """(timing entries for the reports, TestResults); one per drawn position."""
+    entries, tests = [], []
+    for name, heaps in draw_positions(mode, scratch, seed).items():
         text = position_text(heaps)
-        reference = [_probe(mode, scratch, reference_probe, heaps, 0, f"timing-ref-{index}-{k}")
+        reference = [_probe(mode, scratch, reference_program, heaps, 0, f"timing-ref-{name}-{k}")
                      for k in range(config.REFERENCE_RUNS)]
-        times = [r["cpu"] for r in reference if r["cpu"] is not None]
+        times = [r["cpu"] for r in reference if r.get("outcome") == "answered" and r.get("correct")]
         if not times:
             raise RuntimeError(f"the reference solution failed its own timing run on {text}: "
-                               f"{reference[0]['run'].describe()} {reference[0]['run'].stderr[:500]}")
-        reference_cpu = min(times)
+                               f"{reference[0].get('message')} {reference[0]['run'].stderr[:500]}")
+        reference_cpu = max(min(times), 1e-4)
         budget = config.TIMING_BUDGET_RATIO * reference_cpu
-        entry = {"position": text, "student_cpu": None, "reference_cpu": round(reference_cpu, 4),
-                 "ratio": None, "budget_ratio": config.TIMING_BUDGET_RATIO, "passed": False,
+        entry = {"name": name, "position": text, "student_cpu": None,
+                 "reference_cpu": round(reference_cpu, 4), "ratio": None,
+                 "budget_ratio": config.TIMING_BUDGET_RATIO, "passed": False,
                  "outcome": "not run", "budget_cpu": round(budget, 4)}
-        if student_probe is not None:
+        if student_program is not None:
             best = None
             for attempt in range(2):
-                run = _probe(mode, scratch, student_probe, heaps, budget, f"timing-{index}-{attempt}")
-                if run["cpu"] is not None and (best is None or best["cpu"] is None or run["cpu"] < best["cpu"]):
+                run = _probe(mode, scratch, student_program, heaps, budget, f"timing-{name}-{attempt}")
+                if best is None or (run.get("outcome") == "answered" and
+                                    (best.get("outcome") != "answered" or run["cpu"] < best["cpu"])):
                     best = run
-                elif best is None:
-                    best = run
-                if run["cpu"] is None or run["cpu"] < budget / 2:
+                if run.get("outcome") != "answered" or run["cpu"] < budget / 2:
                     break   # clearly in or clearly out: a second run would not change the verdict
-            expected = next(r["answer"] for r in reference if r["cpu"] is not None)
-            entry.update(_verdict(best, expected, budget, reference_cpu))
-        log(f"timing {text}: reference {reference_cpu:.4f} s, budget {budget:.3f} s, "
+            entry.update(_verdict(best, budget, reference_cpu))
+        log(f"timing {name} {text}: reference {reference_cpu:.4f} s, budget {budget:.3f} s, "
             f"submission {entry['student_cpu']} s -> {entry['outcome']}")
         entries.append(entry)
-    return entries
+        tests.append(_test_result(entry))
+    return entries, tests
 
 
-def _verdict(run, expected, budget, reference_cpu):
-    if run["cpu"] is None:
-        outcome = "over budget" if run["run"].signal in (27, 24, 9) or run["run"].timed_out else "crashed"
-        return {"outcome": outcome, "passed": False}
-    ratio = run["cpu"] / reference_cpu if reference_cpu > 0 else None
-    if run["expansions"] == 0:
-        return {"outcome": "no search", "passed": False, "student_cpu": round(run["cpu"], 4)}
-    if run["answer"] != expected:
-        return {"outcome": "wrong answer", "passed": False, "student_cpu": round(run["cpu"], 4),
-                "ratio": round(ratio, 2) if ratio else None}
-    passed = run["cpu"] <= budget
-    return {"outcome": "answered" if passed else "over budget", "passed": passed,
-            "student_cpu": round(run["cpu"], 4), "ratio": round(ratio, 2) if ratio else None}
+def _verdict(run, budget, reference_cpu):
+    outcome = run.get("outcome")
+    verdict = {"outcome": outcome, "passed": False, "message": run.get("message") or "",
+               "expansions": run.get("expansions")}
+    if outcome in ("answered", "over budget") and isinstance(run.get("cpu"), (int, float)):
+        verdict["student_cpu"] = round(run["cpu"], 4)
+        verdict["ratio"] = round(run["cpu"] / reference_cpu, 2)
+    if outcome == "answered" and not run.get("correct"):
+        verdict["outcome"] = "wrong answer"
+    elif outcome == "answered":
+        verdict["passed"] = run["cpu"] <= budget
+        verdict["outcome"] = "answered" if verdict["passed"] else "over budget"
+    return verdict
+
+
+def _test_result(entry):
+    budget = f"{entry['budget_ratio']} x the reference's {entry['reference_cpu']:.4f} s"
+    position, outcome = entry["position"], entry["outcome"]
+    flags, message = [], ""
+    if outcome == "not run":
+        message = "not run: the solver did not build or link"
+    elif outcome == "wrong answer":
+        message = (f"solving {position} from an empty memo gave a wrong answer (the P and the N "
+                   "question must both be right)")
+    elif outcome == "over budget":
+        flags.append("over_budget")
+        message = (f"solving {position} from an empty memo was stopped at its CPU budget ({budget}); "
+                   "is every answer memoized, by both grundy_is_p_position and "
+                   "grundy_is_n_position? (handout: grundy-lab.html#task-2-timing)")
+    elif outcome in ("crashed", "timed out", "malformed", "not started", "probe failed"):
+        flags.append("timeout" if outcome == "timed out" else "crash")
+        message = f"solving {position}: {entry.get('message') or outcome}"
+    status = "passed" if entry["passed"] else "failed"
+    if entry["passed"]:
+        message = (f"{position}: {entry['student_cpu']:.4f} s of CPU, {entry['ratio']} x the "
+                   "reference")
+    return TestResult("timing::" + entry["name"], 2, status, message, kind="timing", flags=flags)

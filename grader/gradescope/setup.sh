@@ -19,6 +19,7 @@ PACKAGES=(
     build-essential   # gcc, make
     libcriterion-dev  # the test framework (universe)
     libjansson-dev    # the grader's report hook
+    libseccomp-dev    # the seccomp filter around every student process
     valgrind          # the memory phase
     gcovr             # the coverage phase
     bubblewrap        # the sandbox (used where the container allows it)

@@ -233,7 +233,7 @@ class ResultsJsonTest(ReportsCase):
         self.assertEqual(doc["execution_time"], 17)
         self.assertEqual(doc["extra_data"], {
             "seed": 12345, "sandbox": "bwrap, uid nobody",
-            "phases": all_passed()["phases"], "coverage_line_percent": 93.3})
+            "phases": all_passed()["phases"], "coverage_line_percent": 93.3, "flags": []})
         for line in ("Task 0: the heap-count map and the moves: 9/9", "Task 1: the recursive solver: 6/6",
                      "Task 2: memoization: 14/14", "bwrap, uid nobody", "12345"):
             self.assertIn(line, doc["output"])

@@ -1,14 +1,13 @@
 /*
  * grader_report.c - the grader's own record of a runner's results.
  *
- * Criterion's built-in JSON and XML reports cannot be graded from: a test
- * that calls exit(0) is reported passed, messages are not escaped, and any
- * linked object can register report hooks. This hook runs in the runner
- * process (never in a test worker, where submission code runs) after all
- * tests, and writes every test's outcome with jansson to the file named by
- * $GRADER_REPORT. Early exits are caught by the suites' exit sentinel (see
- * LAB_TEST in tests/support/lab_support.h), and the grader treats a test
- * missing from this file, or a missing file, as failed.
+ * Criterion's built-in JSON and XML reports escape nothing and leave out
+ * what the grader needs, so this hook, in the runner process, writes every
+ * test's outcome with jansson to the file named by $GRADER_REPORT after
+ * all tests. The runner is trusted: it links the suites, the oracle and
+ * the proxy (proxy.h), never the submission, whose code runs in student
+ * processes that cannot open a file. The grader still treats a test
+ * missing from the report, or a missing report, as failed.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,723 @@
+/*
+ * proxy.c - grundy.h answered by a student process (see proxy.h).
+ *
+ * Every failure of the student process ends the current test through
+ * proxy_report_failure() with a sentence that names the call and its
+ * position: "grundy_is_p_position({3=1, 19=1}) did not return within
+ * 10 s". The wall-clock limit of a call shrinks once two calls of this
+ * runner have timed out (counted in a file beside the runner's report), so
+ * a submission that loops on many positions costs seconds, not minutes.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "alloc_tracker.h"
+#include "expansion_counter.h"
+#include "grundy.h"
+#include "lab_todo.h"
+#include "proxy.h"
+#include "spawn.h"
+#include "wire.h"
+
+enum { TIMEOUTS_BEFORE_SHORT_LIMIT = 2 };
+static const double SHORT_CALL_SECONDS = 2.0;
+static const double QUIT_SECONDS = 30.0; /* valgrind's leak check, gcov's files */
+
+/* A position as the tests see it, and the handle of the student's own. */
+typedef struct {
+    grundy_position pub; /* first: a mirror is passed around as &pub */
+    uint64_t handle;
+} mirror;
+
+static student_process student;
+static bool started, dead;
+static uint32_t sequence;
+static clockid_t student_clock;
+static double cpu_budget;
+static mirror **mirrors; /* mirrors[handle - 1] */
+static size_t mirror_capacity;
+static char *valgrind_report;
+static size_t valgrind_length;
+
+/* ---- configuration ----------------------------------------------------- */
+
+static double env_seconds(const char *name, double fallback)
+{
+    const char *text = getenv(name);
+    double value = text != NULL ? strtod(text, NULL) : 0;
+    return value > 0 ? value : fallback;
+}
+
+static student_policy env_policy(void)
+{
+    const char *text = getenv("GRADER_POLICY");
+    if (text != NULL && strcmp(text, "valgrind") == 0)
+        return POLICY_VALGRIND;
+    if (text != NULL && strcmp(text, "coverage") == 0)
+        return POLICY_COVERAGE;
+    return POLICY_SERVE;
+}
+
+__attribute__((constructor)) static void not_dumpable(void)
+{
+    /* No other process of the sandbox's user may read this process's
+     * memory, environment or descriptors through /proc. */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
+/* The runner's time-outs so far, one byte each in $GRADER_REPORT.timeouts.
+ * A file, because Criterion starts each test process afresh (nothing in
+ * memory is shared between them); only the runner's test processes write
+ * it, and student processes cannot open files. */
+static void timeout_path(char *path, size_t size)
+{
+    const char *report = getenv("GRADER_REPORT");
+    snprintf(path, size, "%s.timeouts", report != NULL ? report : "");
+}
+
+static void count_timeout(void)
+{
+    char path[4096];
+    timeout_path(path, sizeof path);
+    if (path[0] == '.')
+        return; /* no report: not under the grader */
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0 && write(fd, "t", 1) < 0)
+        perror("proxy: counting a time-out");
+    if (fd >= 0)
+        close(fd);
+}
+
+static double call_limit(void)
+{
+    double limit = env_seconds("GRADER_CALL_SECONDS", 10.0);
+    char path[4096];
+    struct stat info;
+    timeout_path(path, sizeof path);
+    if (path[0] != '.' && lstat(path, &info) == 0 && S_ISREG(info.st_mode) &&
+        info.st_size >= TIMEOUTS_BEFORE_SHORT_LIMIT && limit > SHORT_CALL_SECONDS)
+        return SHORT_CALL_SECONDS;
+    return limit;
+}
+
+/* ---- text for messages ------------------------------------------------- */
+
+static double monotonic_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* "{3=1, 19=1}" from a mirror, whatever its state; one of 8 buffers. */
+static const char *position_text(const grundy_position *p)
+{
+    static char ring[8][256];
+    static unsigned next;
+    char *text = ring[next++ % 8];
+    if (p == NULL)
+        return "NULL";
+    size_t used = (size_t)snprintf(text, sizeof ring[0], "{");
+    for (size_t i = 0; i < p->size && p->entries != NULL && used < sizeof ring[0] - 40; i++)
+        used += (size_t)snprintf(text + used, sizeof ring[0] - used, "%s%d=%d", i ? ", " : "",
+                                 p->entries[i].height, p->entries[i].count);
+    if (p->entries != NULL && used >= sizeof ring[0] - 40)
+        used += (size_t)snprintf(text + used, sizeof ring[0] - used, ", ...");
+    snprintf(text + used, sizeof ring[0] - used, "}");
+    return text;
+}
+
+static char call_text[512]; /* the call in progress, for messages */
+static double call_seconds; /* its wall-clock limit */
+
+__attribute__((format(printf, 1, 2))) static void describe_call(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(call_text, sizeof call_text, format, args);
+    va_end(args);
+}
+
+static const char *death_words(int status)
+{
+    static char words[256];
+    if (WIFEXITED(status)) {
+        snprintf(words, sizeof words,
+                 "ended the student process with exit status %d instead of returning (code under "
+                 "test must return, never exit)",
+                 WEXITSTATUS(status));
+        return words;
+    }
+    int sig = WTERMSIG(status);
+    const char *why;
+    switch (sig) {
+    case SIGSEGV:
+        why = "SIGSEGV: an invalid memory access, such as a NULL, freed or out-of-bounds pointer";
+        break;
+    case SIGBUS:
+        why = "SIGBUS: an invalid memory access";
+        break;
+    case SIGABRT:
+        why = "SIGABRT: abort(), a failed assert, or the C library found the heap corrupted "
+              "(a double free, a write past the end of a block)";
+        break;
+    case SIGFPE:
+        why = "SIGFPE: an arithmetic error such as a division by zero";
+        break;
+    case SIGSYS:
+        why = "SIGSYS: stopped by the grader's sandbox for a system call a submission may not "
+              "make (opening files, starting processes, signals, networking)";
+        break;
+    case SIGKILL:
+        why = "SIGKILL: stopped at its memory or CPU limit";
+        break;
+    case SIGXCPU:
+        why = "SIGXCPU: stopped at its CPU limit";
+        break;
+    default:
+        why = strsignal(sig);
+        break;
+    }
+    snprintf(words, sizeof words, "crashed the student process (%s)", why);
+    return words;
+}
+
+__attribute__((format(printf, 2, 3))) _Noreturn static void fail(proxy_failure kind,
+                                                                  const char *format, ...)
+{
+    char message[2048];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    proxy_report_failure(kind, message);
+}
+
+/* ---- the student process ----------------------------------------------- */
+
+static void keep_valgrind_output(int timeout_ms)
+{
+    if (student.valgrind_xml < 0)
+        return;
+    struct pollfd p = {student.valgrind_xml, POLLIN, 0};
+    while (poll(&p, 1, timeout_ms) > 0) {
+        char chunk[65536];
+        ssize_t n = read(student.valgrind_xml, chunk, sizeof chunk);
+        if (n <= 0) {
+            close(student.valgrind_xml);
+            student.valgrind_xml = -1;
+            return;
+        }
+        if (valgrind_length + (size_t)n <= (8u << 20)) {
+            char *grown = realloc(valgrind_report, valgrind_length + (size_t)n);
+            if (grown != NULL) {
+                memcpy(grown + valgrind_length, chunk, (size_t)n);
+                valgrind_report = grown;
+                valgrind_length += (size_t)n;
+            }
+        }
+    }
+}
+
+/* Hands valgrind's report to the grader on the side channel it passed in
+ * ($GRADER_SIDE_FD): a pipe no student process holds, framed as
+ * "valgrind-xml LENGTH\n" and the bytes. Never a file: under valgrind the
+ * program may create files where this process could write them. The
+ * runner's test processes share the pipe, so the grader runs them one at a
+ * time. */
+static void write_valgrind_report(void)
+{
+    const char *fd_text = getenv("GRADER_SIDE_FD");
+    if (fd_text == NULL || valgrind_length == 0)
+        return;
+    int fd = atoi(fd_text);
+    char header[64];
+    int length = snprintf(header, sizeof header, "valgrind-xml %zu\n", valgrind_length);
+    if (!wire_write_all(fd, header, (size_t)length) ||
+        !wire_write_all(fd, valgrind_report, valgrind_length))
+        perror("proxy: the valgrind report could not be handed over");
+    valgrind_length = 0;
+}
+
+static void start(void)
+{
+    if (started)
+        return;
+    signal(SIGPIPE, SIG_IGN);
+    const char *server = getenv("GRADER_SERVER");
+    if (server == NULL)
+        fail(PROXY_NOT_STARTED, "internal error: GRADER_SERVER is not set");
+    student_spawn_options options = {
+        .server = server,
+        .policy = env_policy(),
+        .cpu_seconds = env_seconds("GRADER_CPU_SECONDS", 60),
+        .address_space = env_policy() == POLICY_VALGRIND ? 0 : (size_t)512 << 20,
+        .output_fd = STDERR_FILENO,
+        .gcov_prefix = getenv("GRADER_GCOV_PREFIX"),
+        .gcov_prefix_strip = (int)env_seconds("GRADER_GCOV_PREFIX_STRIP", 0),
+    };
+    char error[512];
+    if (!student_spawn(&student, &options, error, sizeof error))
+        fail(PROXY_NOT_STARTED, "internal error: the student process did not start: %s", error);
+    if (clock_getcpuclockid(student.pid, &student_clock) != 0)
+        student_clock = (clockid_t)-1;
+    started = true;
+    atexit(proxy_shutdown);
+}
+
+double proxy_student_cpu_seconds(void)
+{
+    struct timespec t;
+    if (!started || student_clock == (clockid_t)-1 || clock_gettime(student_clock, &t) != 0)
+        return -1;
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void proxy_set_cpu_budget(double seconds)
+{
+    cpu_budget = seconds;
+}
+
+static void stop(int *status)
+{
+    kill(student.pid, SIGKILL);
+    while (waitpid(student.pid, status, 0) < 0 && errno == EINTR)
+        ;
+    dead = true;
+}
+
+void proxy_shutdown(void)
+{
+    if (!started || dead)
+        return;
+    wire_header quit = {++sequence, OP_QUIT, 0};
+    (void)wire_write_all(student.requests, &quit, sizeof quit);
+    close(student.requests);
+    int status;
+    /* Valgrind's leak check and gcov's files take time at exit; a plain
+     * student process has nothing to do then (an exit handler of its own
+     * that spins must not hold the test up). */
+    student_policy policy = env_policy();
+    double deadline = monotonic_now() + (policy == POLICY_VALGRIND ? QUIT_SECONDS
+                                         : policy == POLICY_COVERAGE ? QUIT_SECONDS / 3
+                                                                     : 1.0);
+    while (waitpid(student.pid, &status, WNOHANG) == 0) {
+        keep_valgrind_output(20);
+        if (monotonic_now() > deadline) {
+            stop(&status);
+            break;
+        }
+    }
+    dead = true;
+    keep_valgrind_output(0);
+    write_valgrind_report();
+}
+
+/* Reads `size` bytes of reply, watching the clock, the CPU budget and the
+ * student process; on any failure reports it (does not return). */
+static void receive(void *data, size_t size, double deadline)
+{
+    unsigned char *at = data;
+    while (size > 0) {
+        struct pollfd fds[2] = {{student.replies, POLLIN, 0}, {student.valgrind_xml, POLLIN, 0}};
+        int ready = poll(fds, student.valgrind_xml >= 0 ? 2 : 1, cpu_budget > 0 ? 2 : 20);
+        if (ready < 0 && errno != EINTR)
+            fail(PROXY_MALFORMED, "internal error: poll failed during %s", call_text);
+        if (student.valgrind_xml >= 0 && fds[1].revents)
+            keep_valgrind_output(0);
+        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            ssize_t n = read(student.replies, at, size);
+            if (n > 0) {
+                at += n;
+                size -= (size_t)n;
+                continue;
+            }
+            if (n < 0 && errno == EINTR)
+                continue;
+            int status;
+            while (waitpid(student.pid, &status, 0) < 0 && errno == EINTR)
+                ;
+            dead = true;
+            if (student.valgrind_xml >= 0)
+                keep_valgrind_output(1000);
+            write_valgrind_report();
+            fail(PROXY_CRASHED, "%s %s", call_text, death_words(status));
+        }
+        if (cpu_budget > 0 && proxy_student_cpu_seconds() > cpu_budget) {
+            int status;
+            stop(&status);
+            fail(PROXY_OVER_BUDGET, "%s used up its CPU budget of %.3f s and was stopped",
+                 call_text, cpu_budget);
+        }
+        if (monotonic_now() > deadline) {
+            int status;
+            stop(&status);
+            count_timeout();
+            fail(PROXY_TIMED_OUT,
+                 "%s did not return within %.0f s (an endless loop, or a very slow search); the "
+                 "student process was stopped",
+                 call_text, call_seconds);
+        }
+    }
+}
+
+/* Sends one request and reads its reply into `reply`. */
+static void call(wire_op op, const wire_buffer *arguments, wire_buffer *reply)
+{
+    start();
+    if (dead)
+        fail(PROXY_CRASHED, "%s: the student process had already ended", call_text);
+    wire_header request = {++sequence, op, (uint32_t)arguments->length};
+    if (!wire_write_all(student.requests, &request, sizeof request) ||
+        !wire_write_all(student.requests, arguments->data, arguments->length)) {
+        int status;
+        while (waitpid(student.pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        dead = true;
+        fail(PROXY_CRASHED, "%s %s", call_text, death_words(status));
+    }
+    call_seconds = call_limit();
+    double deadline = monotonic_now() + call_seconds;
+    wire_header header;
+    receive(&header, sizeof header, deadline);
+    if (header.sequence != request.sequence || header.op != 0 || header.length > WIRE_MAX_PAYLOAD)
+        fail(PROXY_MALFORMED,
+             "%s: the student process answered out of turn (does the code write to file "
+             "descriptor %d?)",
+             call_text, WIRE_REPLY_FD);
+    wire_reset(reply);
+    if (header.length > 0) {
+        unsigned char *payload = malloc(header.length);
+        if (payload == NULL)
+            fail(PROXY_MALFORMED, "internal error: out of memory reading a reply");
+        receive(payload, header.length, deadline);
+        wire_put(reply, payload, header.length);
+        free(payload);
+    }
+}
+
+static void malformed_unless(const wire_buffer *reply)
+{
+    if (reply->bad || reply->read_at != reply->length)
+        fail(PROXY_MALFORMED,
+             "%s: the student process's reply does not follow the protocol (does the code write "
+             "to file descriptor %d?)",
+             call_text, WIRE_REPLY_FD);
+}
+
+/* ---- mirrors ----------------------------------------------------------- */
+
+static uint64_t handle_of(const grundy_position *p)
+{
+    if (p == NULL)
+        return 0;
+    for (size_t i = 0; i < mirror_capacity; i++)
+        if (mirrors[i] != NULL && &mirrors[i]->pub == p)
+            return mirrors[i]->handle;
+    return 0; /* not a position the student process made: it receives NULL */
+}
+
+static mirror *mirror_slot(uint64_t handle)
+{
+    if (handle > mirror_capacity) {
+        size_t capacity = mirror_capacity ? mirror_capacity : 64;
+        while (capacity < handle)
+            capacity *= 2;
+        mirror **grown = realloc(mirrors, capacity * sizeof *grown);
+        if (grown == NULL)
+            fail(PROXY_MALFORMED, "internal error: out of memory");
+        memset(grown + mirror_capacity, 0, (capacity - mirror_capacity) * sizeof *grown);
+        mirrors = grown;
+        mirror_capacity = capacity;
+    }
+    if (mirrors[handle - 1] == NULL) {
+        mirrors[handle - 1] = calloc(1, sizeof(mirror));
+        if (mirrors[handle - 1] == NULL)
+            fail(PROXY_MALFORMED, "internal error: out of memory");
+        mirrors[handle - 1]->handle = handle;
+    }
+    return mirrors[handle - 1];
+}
+
+/* Takes a position from a reply: NULL, or its mirror, brought up to date
+ * (the same mirror for the same handle, so aliasing shows). */
+static grundy_position *take_position(wire_buffer *reply)
+{
+    uint64_t handle = wire_take_u64(reply);
+    uint64_t flags = wire_take_u64(reply);
+    if (reply->bad || (flags & POSITION_NULL))
+        return NULL;
+    uint64_t size = wire_take_u64(reply), capacity = wire_take_u64(reply);
+    uint64_t sent = wire_take_u64(reply);
+    if (handle == 0 || handle > (1u << 24) || sent > WIRE_MAX_ENTRIES || reply->bad) {
+        reply->bad = true;
+        return NULL;
+    }
+    mirror *m = mirror_slot(handle);
+    free(m->pub.entries);
+    m->pub.entries = NULL;
+    if (!(flags & POSITION_NO_ENTRIES)) {
+        m->pub.entries = malloc((sent ? sent : 1) * sizeof(heap_count));
+        if (m->pub.entries == NULL)
+            fail(PROXY_MALFORMED, "internal error: out of memory");
+        for (uint64_t i = 0; i < sent; i++) {
+            m->pub.entries[i].height = wire_take_i32(reply);
+            m->pub.entries[i].count = wire_take_i32(reply);
+        }
+    }
+    /* A size beyond what was sent would make a test read past the copy:
+     * such a position is broken anyway, and the tests say so from what
+     * was sent. */
+    m->pub.size = (flags & POSITION_NO_ENTRIES) ? (size_t)size : (size_t)sent;
+    m->pub.capacity = (size_t)capacity;
+    return &m->pub;
+}
+
+static void forget(const grundy_position *p)
+{
+    uint64_t handle = handle_of(p);
+    if (handle == 0)
+        return;
+    free(mirrors[handle - 1]->pub.entries);
+    free(mirrors[handle - 1]);
+    mirrors[handle - 1] = NULL;
+}
+
+/* ---- grundy.h ---------------------------------------------------------- */
+
+/* A call on one position: sends its handle (and an int), returns the reply
+ * for the caller to read the answer from, then the position again. */
+static wire_buffer arguments, reply;
+
+static void begin(const grundy_position *p)
+{
+    wire_reset(&arguments);
+    wire_put_u64(&arguments, handle_of(p));
+}
+
+grundy_position *grundy_new(int heap_height)
+{
+    describe_call("grundy_new(%d)", heap_height);
+    begin(NULL);
+    wire_put_i32(&arguments, heap_height);
+    call(OP_NEW, &arguments, &reply);
+    grundy_position *p = take_position(&reply);
+    malformed_unless(&reply);
+    return p;
+}
+
+grundy_position *grundy_copy(const grundy_position *p)
+{
+    describe_call("grundy_copy(%s)", position_text(p));
+    begin(p);
+    call(OP_COPY, &arguments, &reply);
+    grundy_position *copy = take_position(&reply);
+    take_position(&reply);
+    malformed_unless(&reply);
+    return copy;
+}
+
+void grundy_free(grundy_position *p)
+{
+    describe_call("grundy_free(%s)", position_text(p));
+    begin(p);
+    call(OP_FREE, &arguments, &reply);
+    malformed_unless(&reply);
+    forget(p);
+}
+
+int grundy_count(const grundy_position *p, int height)
+{
+    describe_call("grundy_count(%s, %d)", position_text(p), height);
+    begin(p);
+    wire_put_i32(&arguments, height);
+    call(OP_COUNT, &arguments, &reply);
+    int count = wire_take_i32(&reply);
+    take_position(&reply);
+    malformed_unless(&reply);
+    return count;
+}
+
+static void change_heap(wire_op op, const char *name, grundy_position *p, int height)
+{
+    describe_call("%s(%s, %d)", name, position_text(p), height);
+    begin(p);
+    wire_put_i32(&arguments, height);
+    call(op, &arguments, &reply);
+    take_position(&reply);
+    malformed_unless(&reply);
+}
+
+void grundy_add_heap(grundy_position *p, int height)
+{
+    change_heap(OP_ADD_HEAP, "grundy_add_heap", p, height);
+}
+
+void grundy_remove_heap(grundy_position *p, int height)
+{
+    change_heap(OP_REMOVE_HEAP, "grundy_remove_heap", p, height);
+}
+
+bool grundy_equals(const grundy_position *a, const grundy_position *b)
+{
+    describe_call("grundy_equals(%s, %s)", position_text(a), position_text(b));
+    begin(a);
+    wire_put_u64(&arguments, handle_of(b));
+    call(OP_EQUALS, &arguments, &reply);
+    bool equal = wire_take_u64(&reply) != 0;
+    take_position(&reply);
+    take_position(&reply);
+    malformed_unless(&reply);
+    return equal;
+}
+
+/* Calls that return a number and the position again. */
+static uint64_t ask(wire_op op, const char *name, const grundy_position *p)
+{
+    describe_call("%s(%s)", name, position_text(p));
+    begin(p);
+    call(op, &arguments, &reply);
+    uint64_t answer = wire_take_u64(&reply);
+    take_position(&reply);
+    malformed_unless(&reply);
+    return answer;
+}
+
+uint64_t grundy_hash(const grundy_position *p)
+{
+    return ask(OP_HASH, "grundy_hash", p);
+}
+
+bool grundy_is_terminal(const grundy_position *p)
+{
+    return ask(OP_IS_TERMINAL, "grundy_is_terminal", p) != 0;
+}
+
+bool grundy_is_p_position(const grundy_position *p)
+{
+    return ask(OP_IS_P, "grundy_is_p_position", p) != 0;
+}
+
+bool grundy_is_n_position(const grundy_position *p)
+{
+    return ask(OP_IS_N, "grundy_is_n_position", p) != 0;
+}
+
+position_list *grundy_get_moves(const grundy_position *p)
+{
+    describe_call("grundy_get_moves(%s)", position_text(p));
+    begin(p);
+    call(OP_GET_MOVES, &arguments, &reply);
+    position_list *moves = NULL;
+    if (wire_take_u64(&reply) == 0) {
+        (void)wire_take_u64(&reply); /* the size the student's list claimed */
+        uint64_t sent = wire_take_u64(&reply);
+        moves = position_list_new();
+        for (uint64_t i = 0; i < sent && !reply.bad && moves != NULL; i++)
+            position_list_push(moves, take_position(&reply));
+    }
+    take_position(&reply);
+    malformed_unless(&reply);
+    return moves;
+}
+
+/* Calls with no position and a number back. */
+static uint64_t ask_number(wire_op op, const char *name)
+{
+    describe_call("%s()", name);
+    begin(NULL);
+    call(op, &arguments, &reply);
+    uint64_t answer = wire_take_u64(&reply);
+    malformed_unless(&reply);
+    return answer;
+}
+
+void grundy_memo_clear(void)
+{
+    describe_call("grundy_memo_clear()");
+    begin(NULL);
+    call(OP_MEMO_CLEAR, &arguments, &reply);
+    malformed_unless(&reply);
+}
+
+size_t grundy_memo_size(void)
+{
+    proxy_note_figure("memo_size");
+    return (size_t)ask_number(OP_MEMO_SIZE, "grundy_memo_size");
+}
+
+/* ---- the counts the suites read ---------------------------------------- */
+
+size_t alloc_live_blocks(void)
+{
+    proxy_note_figure("live_allocations");
+    return (size_t)ask_number(OP_ALLOC_LIVE, "counting the live allocations");
+}
+
+uint64_t expansions(void)
+{
+    proxy_note_figure("expansions");
+    return ask_number(OP_EXPANSIONS, "counting the calls of grundy_get_moves");
+}
+
+void expansions_reset(void)
+{
+    describe_call("resetting the count of grundy_get_moves calls");
+    begin(NULL);
+    call(OP_EXPANSIONS_RESET, &arguments, &reply);
+    malformed_unless(&reply);
+}
+
+/* The stubs the student process reached: asked for when a failure message
+ * is written, so it must never fail itself; NULL when the student process
+ * is gone or says nothing sensible. */
+const char *lab_stub_reached(size_t i)
+{
+    static char names[8][64];
+    static size_t count;
+    if (i == 0) {
+        count = 0;
+        if (!started || dead)
+            return NULL;
+        wire_buffer out = {0}, in = {0};
+        wire_put_u64(&out, 0);
+        wire_header request = {++sequence, OP_STUBS_REACHED, (uint32_t)out.length};
+        bool sent = wire_write_all(student.requests, &request, sizeof request) &&
+                    wire_write_all(student.requests, out.data, out.length);
+        wire_header header;
+        struct pollfd p = {student.replies, POLLIN, 0};
+        if (sent && poll(&p, 1, 2000) == 1 && wire_read_all(student.replies, &header, sizeof header) &&
+            header.sequence == request.sequence && header.length <= 4096) {
+            unsigned char payload[4096];
+            if (wire_read_all(student.replies, payload, header.length)) {
+                wire_put(&in, payload, header.length);
+                for (uint64_t length; count < 8 && (length = wire_take_u64(&in)) > 0 &&
+                                      length < sizeof names[0] && !in.bad;
+                     count++) {
+                    wire_take(&in, names[count], length);
+                    names[count][length] = '\0';
+                }
+            }
+        }
+        wire_release(&out);
+        wire_release(&in);
+    }
+    return i < count ? names[i] : NULL;
+}
+
+void lab_not_implemented(const char *function)
+{
+    (void)function; /* stubs run in the student process, never here */
+}

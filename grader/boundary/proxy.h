@@ -1,0 +1,59 @@
+/*
+ * proxy.h - the lab's API on the trusted side of the grader: every call of
+ * grundy.h is answered by a student process (see spawn.h), so the tests,
+ * the oracle and the grader's report never share a process with the
+ * submission's code.
+ *
+ * proxy.c defines grundy.h's functions (and the counts the suites read:
+ * alloc_live_blocks, expansions, lab_stub_reached) for the test runners and
+ * the timing probe. A position the student process returns arrives as a
+ * copy (a "mirror") whose fields the tests read as they would read the
+ * submission's own; calls that take a position send its handle, and every
+ * reply carries the position's fields again, so a call that changes its
+ * argument shows. The student process is started on the first call of a
+ * test (each Criterion test runs in a process of its own) and ended when
+ * that process exits.
+ *
+ * Configured by the environment (set by the grader): GRADER_SERVER (the
+ * student program), GRADER_POLICY (serve, coverage or valgrind),
+ * GRADER_CALL_SECONDS (wall-clock limit of one call), GRADER_CPU_SECONDS
+ * (CPU limit of one student process), GRADER_SIDE_FD (the pipe valgrind's
+ * reports go to) and GRADER_GCOV_PREFIX(_STRIP).
+ */
+#ifndef GRADER_PROXY_H
+#define GRADER_PROXY_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+typedef enum {
+    PROXY_OK,
+    PROXY_CRASHED,     /* the student process died of a signal or exited */
+    PROXY_TIMED_OUT,   /* a call did not return within its wall-clock limit */
+    PROXY_OVER_BUDGET, /* the student process used up its CPU budget */
+    PROXY_MALFORMED,   /* a reply did not follow the protocol */
+    PROXY_NOT_STARTED  /* the student process could not be started */
+} proxy_failure;
+
+/* Defined by what links the proxy (proxy_criterion.c for the runners, the
+ * timing probe for itself): reports a failed call, naming the call and
+ * what went wrong, and does not return. */
+_Noreturn void proxy_report_failure(proxy_failure kind, const char *message);
+
+/* Defined by what links the proxy: records that the current test read a
+ * figure only the student process can count (expansions, memo size, live
+ * allocations), so that the grader can make its points depend on a check
+ * made from outside. */
+void proxy_note_figure(const char *figure);
+
+/* The timing probe's controls: a CPU budget for the student process (0 for
+ * none) checked while a call runs, and the student process's CPU time so
+ * far, read from the kernel. */
+void proxy_set_cpu_budget(double seconds);
+double proxy_student_cpu_seconds(void);
+
+/* Ends the student process (asking it to exit first, so gcov and valgrind
+ * write their data); also run at exit. */
+void proxy_shutdown(void);
+
+#endif /* GRADER_PROXY_H */

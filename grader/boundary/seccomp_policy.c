@@ -1,0 +1,161 @@
+/*
+ * seccomp_policy.c - what a student process may ask of the kernel.
+ *
+ * POLICY_SERVE, the policy of every native run (the suites and the timing
+ * probe), is an allowlist of what serving the API needs and nothing else;
+ * any other system call kills the process (SIGSYS):
+ *   - memory: brk, mmap/mprotect without PROT_EXEC (no code can be made at
+ *     run time), munmap, mremap, madvise;
+ *   - its inherited pipes: read from fd 3, write to fds 1, 2 and 4, fstat
+ *     of an open descriptor;
+ *   - ending: exit, exit_group, and signals to itself only (abort() raises
+ *     SIGABRT with tgkill on its own pid);
+ *   - what static glibc's start-up asks for (arch_prctl, set_tid_address,
+ *     set_robust_list, rseq, reading its own limits, getrandom) and
+ *     rt_sigaction/rt_sigprocmask/sigaltstack, which change nothing outside
+ *     the process;
+ *   - readlink and ioctl are answered with an error without being run
+ *     (start-up asks for /proc/self/exe, stdio asks whether fd 1 is a
+ *     terminal);
+ *   - execveat of the one close-on-exec descriptor spawn.c opened, which
+ *     stops working the moment it has been used.
+ * No open, no fork or clone, no kill of another process, no socket, no
+ * ptrace, no execve, no file system change.
+ *
+ * POLICY_COVERAGE adds what gcov's runtime needs to write its counter
+ * files at exit (open, read and write any descriptor, lseek, fcntl locks,
+ * mkdir): still no process, signal, network or link. Coverage earns no
+ * points.
+ *
+ * POLICY_VALGRIND is a denylist: valgrind itself opens its tool, the
+ * program and the libraries, maps code, executes its tool binary, and
+ * makes (and unlinks) temporary files, so an allowlist cannot hold it. It
+ * denies what could reach beyond the process: new processes, signals to
+ * others, ptrace and cross-process memory, sockets, links, renames,
+ * special files and permission changes. The memory check can only cost
+ * points: the grader reads valgrind's report from a pipe that the program
+ * under valgrind cannot reach, never from a file, and the process's
+ * printing goes nowhere.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "spawn.h"
+#include "wire.h"
+
+#define ALLOW(ctx, name, ...) seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(name), __VA_ARGS__)
+
+static int add_serve_rules(scmp_filter_ctx ctx, int exe_fd)
+{
+    int rc = 0;
+    const int plain[] = {
+        SCMP_SYS(brk),          SCMP_SYS(munmap),          SCMP_SYS(mremap),
+        SCMP_SYS(madvise),      SCMP_SYS(exit),            SCMP_SYS(exit_group),
+        SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigaction),    SCMP_SYS(rt_sigprocmask),
+        SCMP_SYS(sigaltstack),  SCMP_SYS(arch_prctl),      SCMP_SYS(set_tid_address),
+        SCMP_SYS(set_robust_list), SCMP_SYS(rseq),         SCMP_SYS(getrandom),
+        SCMP_SYS(gettid),       SCMP_SYS(getpid),          SCMP_SYS(fstat),
+        SCMP_SYS(clock_gettime), SCMP_SYS(gettimeofday),   SCMP_SYS(time),
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, plain[i], 0);
+    /* Memory, but never executable memory. */
+    rc |= ALLOW(ctx, mmap, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+    rc |= ALLOW(ctx, mprotect, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+    /* Its own pipes only. */
+    rc |= ALLOW(ctx, read, 1, SCMP_A0(SCMP_CMP_EQ, WIRE_REQUEST_FD));
+    rc |= ALLOW(ctx, write, 1, SCMP_A0(SCMP_CMP_EQ, 1));
+    rc |= ALLOW(ctx, write, 1, SCMP_A0(SCMP_CMP_EQ, 2));
+    rc |= ALLOW(ctx, write, 1, SCMP_A0(SCMP_CMP_EQ, WIRE_REPLY_FD));
+    rc |= ALLOW(ctx, newfstatat, 1, SCMP_A3(SCMP_CMP_EQ, AT_EMPTY_PATH));
+    /* Reading its own limits, never setting them. */
+    rc |= ALLOW(ctx, prlimit64, 2, SCMP_A0(SCMP_CMP_EQ, 0), SCMP_A2(SCMP_CMP_EQ, 0));
+    /* Signals to itself (the pid is kept by execveat). */
+    pid_t self = getpid();
+    rc |= ALLOW(ctx, tgkill, 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self));
+    rc |= ALLOW(ctx, kill, 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOENT), SCMP_SYS(readlink), 0);
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0);
+    /* The one execution: the descriptor spawn.c opened close-on-exec. */
+    rc |= ALLOW(ctx, execveat, 2, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)exe_fd),
+                SCMP_A4(SCMP_CMP_EQ, AT_EMPTY_PATH));
+    return rc;
+}
+
+static int add_coverage_rules(scmp_filter_ctx ctx)
+{
+    int rc = 0;
+    const int files[] = {
+        SCMP_SYS(openat), SCMP_SYS(open),  SCMP_SYS(close),     SCMP_SYS(read),
+        SCMP_SYS(write),  SCMP_SYS(lseek), SCMP_SYS(fcntl),     SCMP_SYS(mkdir),
+        SCMP_SYS(mkdirat), SCMP_SYS(newfstatat), SCMP_SYS(access), SCMP_SYS(getcwd),
+        SCMP_SYS(pread64), SCMP_SYS(pwrite64), SCMP_SYS(ftruncate), SCMP_SYS(getppid),
+    };
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, files[i], 0);
+    return rc;
+}
+
+static int add_valgrind_denials(scmp_filter_ctx ctx)
+{
+    int rc = 0;
+    const int denied[] = {
+        SCMP_SYS(fork),        SCMP_SYS(vfork),       SCMP_SYS(clone3),
+        SCMP_SYS(ptrace),      SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev),
+        SCMP_SYS(socket),      SCMP_SYS(socketpair),  SCMP_SYS(connect),
+        SCMP_SYS(bind),        SCMP_SYS(listen),      SCMP_SYS(accept),
+        SCMP_SYS(accept4),     SCMP_SYS(sendto),      SCMP_SYS(sendmsg),
+        SCMP_SYS(rename),
+        SCMP_SYS(renameat),    SCMP_SYS(renameat2),   SCMP_SYS(link),
+        SCMP_SYS(linkat),      SCMP_SYS(symlink),     SCMP_SYS(symlinkat),
+        SCMP_SYS(mknod),       SCMP_SYS(mknodat),     SCMP_SYS(mkdir),
+        SCMP_SYS(mkdirat),     SCMP_SYS(rmdir),       SCMP_SYS(chmod),
+        SCMP_SYS(fchmod),      SCMP_SYS(fchmodat),    SCMP_SYS(chown),
+        SCMP_SYS(fchown),      SCMP_SYS(fchownat),    SCMP_SYS(lchown),
+        SCMP_SYS(truncate),    SCMP_SYS(creat),       SCMP_SYS(mount),
+        SCMP_SYS(umount2),     SCMP_SYS(unshare),     SCMP_SYS(setns),
+        SCMP_SYS(bpf),         SCMP_SYS(perf_event_open), SCMP_SYS(keyctl),
+        SCMP_SYS(add_key),     SCMP_SYS(request_key), SCMP_SYS(io_uring_setup),
+        SCMP_SYS(userfaultfd), SCMP_SYS(kcmp),        SCMP_SYS(pidfd_open),
+        SCMP_SYS(pidfd_send_signal), SCMP_SYS(pidfd_getfd), SCMP_SYS(tkill),
+        SCMP_SYS(setpriority), SCMP_SYS(sched_setaffinity), SCMP_SYS(setrlimit),
+        SCMP_SYS(memfd_create), SCMP_SYS(inotify_init1), SCMP_SYS(fanotify_init),
+    };
+    for (size_t i = 0; i < sizeof denied / sizeof *denied; i++)
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, denied[i], 0);
+    pid_t self = getpid();
+    /* valgrind signals itself, never another process */
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(kill), 1,
+                           SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(tgkill), 1,
+                           SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self));
+    /* clone only for threads sharing the address space, never a new process */
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(clone), 1,
+                           SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_VM, 0));
+    return rc;
+}
+
+int seccomp_policy_load(student_policy policy, int exe_fd)
+{
+    scmp_filter_ctx ctx = seccomp_init(policy == POLICY_VALGRIND ? SCMP_ACT_ALLOW
+                                                                 : SCMP_ACT_KILL_PROCESS);
+    if (ctx == NULL)
+        return -ENOMEM;
+    int rc;
+    if (policy == POLICY_VALGRIND) {
+        rc = add_valgrind_denials(ctx);
+    } else {
+        rc = add_serve_rules(ctx, exe_fd);
+        if (policy == POLICY_COVERAGE)
+            rc |= add_coverage_rules(ctx);
+    }
+    if (rc == 0)
+        rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    return rc < 0 ? rc : rc > 0 ? -EINVAL : 0;
+}

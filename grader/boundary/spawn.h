@@ -1,0 +1,53 @@
+/*
+ * spawn.h - starts a student process: the submission's code, alone in a
+ * process of its own, behind a seccomp filter.
+ *
+ * The filter is installed in the child before the server program is
+ * executed, so it already holds for the submission's constructors and
+ * IFUNC resolvers. The program is executed from a descriptor opened
+ * close-on-exec (execveat with AT_EMPTY_PATH), the only execution the
+ * filter allows: once it has happened the descriptor is gone, and the
+ * student process can never execute anything again. See seccomp_policy.c
+ * for what each policy allows.
+ */
+#ifndef GRADER_SPAWN_H
+#define GRADER_SPAWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef enum {
+    POLICY_SERVE,    /* the suites and the timing probe: the API and nothing else */
+    POLICY_COVERAGE, /* also writes gcov's counter files (coverage earns no points) */
+    POLICY_VALGRIND  /* valgrind around the server (the memory check can only cost points) */
+} student_policy;
+
+typedef struct {
+    pid_t pid;
+    int requests;    /* the trusted side writes requests here */
+    int replies;     /* and reads replies here */
+    int valgrind_xml; /* POLICY_VALGRIND: valgrind's XML report, else -1 */
+} student_process;
+
+typedef struct {
+    const char *server;      /* the server program (student_server.c linked with a submission) */
+    student_policy policy;
+    double cpu_seconds;      /* RLIMIT_CPU: a backstop behind the trusted side's own budget */
+    size_t address_space;    /* RLIMIT_AS in bytes; 0 for none (valgrind) */
+    int output_fd;           /* where the submission's printing goes; -1 for nowhere */
+    const char *gcov_prefix; /* POLICY_COVERAGE: where gcov writes its counter files */
+    int gcov_prefix_strip;
+} student_spawn_options;
+
+/* Starts a student process; on failure returns false with the reason in
+ * `error`. The child is killed when the calling process dies. */
+bool student_spawn(student_process *process, const student_spawn_options *options, char *error,
+                   size_t error_size);
+
+/* Builds and loads the filter of `policy` into the calling process.
+ * `exe_fd` is the one descriptor execveat may execute. Returns 0 or a
+ * negative errno. */
+int seccomp_policy_load(student_policy policy, int exe_fd);
+
+#endif /* GRADER_SPAWN_H */

@@ -1,0 +1,235 @@
+/*
+ * student_server.c - the main() of a student process: serves the lab's API
+ * to the grader's trusted side, one request at a time.
+ *
+ * Linked with the submission's two files, the given code, the allocation
+ * tracker and the expansion counter, and nothing else: no test, no oracle,
+ * no expected answer, no secret. It is started by spawn.c, which has
+ * already installed the seccomp filter before this program was executed,
+ * so everything here (and every constructor of the submission) runs under
+ * it. This file is therefore not trusted either: it only turns requests
+ * into calls and return values into replies, and the trusted side checks
+ * every reply as it would check a return value.
+ *
+ * Positions cross the boundary as handles (an index into `live`, plus
+ * one) and as copies of their fields, so the tests can read a position the
+ * way they read it in one process. The same pointer always gets the same
+ * handle, so aliasing (a move list holding its own argument, say) stays
+ * visible to the tests.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alloc_tracker.h"
+#include "expansion_counter.h"
+#include "grundy.h"
+#include "lab_todo.h"
+#include "wire.h"
+
+/* The server's own memory is not the submission's: it bypasses the
+ * allocation tracker that wraps malloc in this program. */
+void *__real_malloc(size_t size);
+void *__real_realloc(void *block, size_t size);
+void __real_free(void *block);
+
+static grundy_position **live; /* live[h - 1] is the position of handle h */
+static size_t live_count, live_capacity;
+
+static uint64_t handle_of(grundy_position *p)
+{
+    if (p == NULL)
+        return 0;
+    for (size_t i = 0; i < live_count; i++)
+        if (live[i] == p)
+            return i + 1;
+    for (size_t i = 0; i < live_count; i++)
+        if (live[i] == NULL) {
+            live[i] = p;
+            return i + 1;
+        }
+    if (live_count == live_capacity) {
+        size_t capacity = live_capacity ? 2 * live_capacity : 64;
+        grundy_position **grown = __real_realloc(live, capacity * sizeof *grown);
+        if (grown == NULL)
+            _exit(70);
+        live = grown;
+        live_capacity = capacity;
+    }
+    live[live_count++] = p;
+    return live_count;
+}
+
+static grundy_position *position_of(uint64_t handle)
+{
+    return handle >= 1 && handle <= live_count ? live[handle - 1] : NULL;
+}
+
+/* A position's handle and fields. The reads go through the submission's
+ * own pointers: a broken position may crash this process here, which the
+ * trusted side reports as a crash of the call that returned it. */
+static void put_position(wire_buffer *out, grundy_position *p)
+{
+    uint64_t flags = 0;
+    wire_put_u64(out, handle_of(p));
+    if (p == NULL) {
+        wire_put_u64(out, POSITION_NULL);
+        return;
+    }
+    size_t sent = p->size;
+    if (p->entries == NULL)
+        flags |= POSITION_NO_ENTRIES, sent = 0;
+    if (sent > WIRE_MAX_ENTRIES)
+        flags |= POSITION_TRUNCATED, sent = WIRE_MAX_ENTRIES;
+    wire_put_u64(out, flags);
+    wire_put_u64(out, p->size);
+    wire_put_u64(out, p->capacity);
+    wire_put_u64(out, sent);
+    for (size_t i = 0; i < sent; i++) {
+        wire_put_i32(out, p->entries[i].height);
+        wire_put_i32(out, p->entries[i].count);
+    }
+}
+
+static void put_moves(wire_buffer *out, position_list *moves)
+{
+    if (moves == NULL) {
+        wire_put_u64(out, 1); /* NULL list */
+        return;
+    }
+    wire_put_u64(out, 0);
+    size_t size = moves->size;
+    if (moves->items == NULL && size > 0)
+        size = 0;
+    if (size > WIRE_MAX_ENTRIES)
+        size = WIRE_MAX_ENTRIES;
+    wire_put_u64(out, moves->size);
+    wire_put_u64(out, size);
+    for (size_t i = 0; i < size; i++)
+        put_position(out, moves->items[i]);
+    /* The list's positions now belong to the trusted side's copy of the
+     * list, which frees them one by one (position_list_free); the list
+     * itself is gone, as it is when a test frees it in one process. */
+    free(moves->items);
+    free(moves);
+}
+
+static void serve(uint32_t op, wire_buffer *in, wire_buffer *out)
+{
+    grundy_position *p = position_of(wire_take_u64(in));
+    switch ((wire_op)op) {
+    case OP_NEW:
+        put_position(out, grundy_new(wire_take_i32(in)));
+        break;
+    case OP_COPY:
+        put_position(out, grundy_copy(p));
+        put_position(out, p);
+        break;
+    case OP_FREE:
+        for (size_t i = 0; i < live_count; i++)
+            if (live[i] == p)
+                live[i] = NULL;
+        grundy_free(p);
+        break;
+    case OP_COUNT:
+        wire_put_i32(out, grundy_count(p, wire_take_i32(in)));
+        put_position(out, p);
+        break;
+    case OP_ADD_HEAP:
+        grundy_add_heap(p, wire_take_i32(in));
+        put_position(out, p);
+        break;
+    case OP_REMOVE_HEAP:
+        grundy_remove_heap(p, wire_take_i32(in));
+        put_position(out, p);
+        break;
+    case OP_EQUALS: {
+        grundy_position *q = position_of(wire_take_u64(in));
+        wire_put_u64(out, grundy_equals(p, q));
+        put_position(out, p);
+        put_position(out, q);
+        break;
+    }
+    case OP_HASH:
+        wire_put_u64(out, grundy_hash(p));
+        put_position(out, p);
+        break;
+    case OP_GET_MOVES:
+        put_moves(out, grundy_get_moves(p));
+        put_position(out, p);
+        break;
+    case OP_IS_TERMINAL:
+        wire_put_u64(out, grundy_is_terminal(p));
+        put_position(out, p);
+        break;
+    case OP_IS_P:
+        wire_put_u64(out, grundy_is_p_position(p));
+        put_position(out, p);
+        break;
+    case OP_IS_N:
+        wire_put_u64(out, grundy_is_n_position(p));
+        put_position(out, p);
+        break;
+    case OP_MEMO_CLEAR:
+        grundy_memo_clear();
+        break;
+    case OP_MEMO_SIZE:
+        wire_put_u64(out, grundy_memo_size());
+        break;
+    case OP_ALLOC_LIVE:
+        wire_put_u64(out, alloc_live_blocks());
+        break;
+    case OP_EXPANSIONS:
+        wire_put_u64(out, expansions());
+        break;
+    case OP_EXPANSIONS_RESET:
+        expansions_reset();
+        break;
+    case OP_STUBS_REACHED:
+        for (size_t i = 0; lab_stub_reached(i) != NULL; i++) {
+            const char *name = lab_stub_reached(i);
+            wire_put_u64(out, strlen(name));
+            wire_put(out, name, strlen(name));
+        }
+        wire_put_u64(out, 0);
+        break;
+    case OP_QUIT:
+        break;
+    }
+}
+
+int main(void)
+{
+    /* stdio would malloc stdout's buffer at the submission's first printf,
+     * through the tracker: a test that counts live blocks around it would
+     * blame the submission for a block it never asked for. Printing is
+     * allowed, so stdout gets a buffer that is not on the heap (line
+     * buffered, so debug output reaches the logs even before a crash). */
+    static char stdout_buffer[BUFSIZ];
+    setvbuf(stdout, stdout_buffer, _IOLBF, sizeof stdout_buffer);
+    wire_buffer in = {0}, out = {0};
+    for (;;) {
+        wire_header request;
+        if (!wire_read_all(WIRE_REQUEST_FD, &request, sizeof request) ||
+            request.length > WIRE_MAX_PAYLOAD)
+            return 0; /* the trusted side is gone, or is not talking to us */
+        wire_reset(&in);
+        wire_reset(&out);
+        if (request.length > 0) {
+            unsigned char *payload = __real_malloc(request.length);
+            if (payload == NULL || !wire_read_all(WIRE_REQUEST_FD, payload, request.length))
+                return 0;
+            wire_put(&in, payload, request.length);
+            __real_free(payload);
+        }
+        if (request.op == OP_QUIT)
+            return 0; /* a normal exit: gcov and valgrind write their data now */
+        serve(request.op, &in, &out);
+        wire_header reply = {request.sequence, 0, (uint32_t)out.length};
+        if (!wire_write_all(WIRE_REPLY_FD, &reply, sizeof reply) ||
+            !wire_write_all(WIRE_REPLY_FD, out.data, out.length))
+            return 0;
+    }
+}

@@ -1,0 +1,133 @@
+/*
+ * timing_probe.c - times one solver on one position, for the grader's
+ * timing phase. Trusted: it never runs the submission's code itself; the
+ * solver runs in a student process (proxy.h), whose CPU time this program
+ * reads from the kernel.
+ *
+ * usage: timing_probe SERVER BUDGET_SECONDS HEAP...
+ *        timing_probe --classify HEAP...
+ *
+ * Starts SERVER as a student process, builds the position from an empty
+ * memo, and asks grundy_is_p_position, then grundy_is_n_position. Prints
+ * one line of JSON on stdout (the student process's printing goes to
+ * stderr, never here):
+ *   {"outcome": "answered" | "over budget" | "crashed" | "timed out" |
+ *               "malformed" | "not started",
+ *    "cpu": CPU seconds of the P question, "expected_p": the oracle's answer,
+ *    "answer_p": ..., "answer_n": ..., "correct": both answers right,
+ *    "expansions": the student process's own count of grundy_get_moves
+ *                  calls during the P question (a figure it could forge:
+ *                  reported, never a verdict), "message": "..."}
+ * With BUDGET_SECONDS > 0 the student process is stopped once its CPU time
+ * passes the budget. --classify prints P or N, from the oracle.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expansion_counter.h"
+#include "grundy.h"
+#include "oracle.h"
+#include "proxy.h"
+
+static jmp_buf failed;
+static proxy_failure failure;
+static char failure_message[2048];
+
+_Noreturn void proxy_report_failure(proxy_failure kind, const char *message)
+{
+    failure = kind;
+    snprintf(failure_message, sizeof failure_message, "%s", message);
+    longjmp(failed, 1);
+}
+
+void proxy_note_figure(const char *figure)
+{
+    (void)figure;
+}
+
+static const char *outcome_name(proxy_failure kind)
+{
+    switch (kind) {
+    case PROXY_OK:
+        return "answered";
+    case PROXY_CRASHED:
+        return "crashed";
+    case PROXY_TIMED_OUT:
+        return "timed out";
+    case PROXY_OVER_BUDGET:
+        return "over budget";
+    case PROXY_MALFORMED:
+        return "malformed";
+    case PROXY_NOT_STARTED:
+        return "not started";
+    }
+    return "crashed";
+}
+
+static void print_json_string(const char *text)
+{
+    putchar('"');
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            printf("\\%c", *c);
+        else if (*c < 0x20)
+            printf("\\u%04x", *c);
+        else
+            putchar(*c);
+    }
+    putchar('"');
+}
+
+int main(int argc, char **argv)
+{
+    int heaps[64];
+    size_t n = 0;
+    bool classify = argc >= 2 && strcmp(argv[1], "--classify") == 0;
+    int first = classify ? 2 : 3;
+    if (argc < first || argc - first > 64) {
+        fprintf(stderr, "usage: %s SERVER BUDGET_SECONDS HEAP... | --classify HEAP...\n", argv[0]);
+        return 2;
+    }
+    for (int i = first; i < argc; i++)
+        heaps[n++] = atoi(argv[i]);
+    bool expected_p = oracle_is_p(heaps, n);
+    if (classify) {
+        printf("%c\n", expected_p ? 'P' : 'N');
+        return 0;
+    }
+    setenv("GRADER_SERVER", argv[1], 1);
+    double budget = strtod(argv[2], NULL);
+
+    volatile double cpu = -1;
+    volatile bool answer_p = false, answer_n = false;
+    volatile unsigned long long counted = 0;
+    failure = PROXY_OK;
+    if (setjmp(failed) == 0) {
+        grundy_memo_clear();
+        grundy_position *p = grundy_new(0);
+        for (size_t i = 0; i < n; i++)
+            grundy_add_heap(p, heaps[i]);
+        expansions_reset();
+        double before = proxy_student_cpu_seconds();
+        proxy_set_cpu_budget(budget > 0 ? before + budget : 0);
+        answer_p = grundy_is_p_position(p);
+        cpu = proxy_student_cpu_seconds() - before;
+        counted = expansions(); /* of the P question, the one timed */
+        answer_n = grundy_is_n_position(p);
+        proxy_set_cpu_budget(0);
+    }
+    if (failure != PROXY_OK && cpu < 0)
+        cpu = budget; /* stopped during the P question: at least its budget */
+    proxy_shutdown();
+    bool correct = failure == PROXY_OK && answer_p == expected_p && answer_n == !expected_p;
+    printf("{\"outcome\": \"%s\", \"cpu\": %.6f, \"expected_p\": %s, \"answer_p\": %s, "
+           "\"answer_n\": %s, \"correct\": %s, \"expansions\": %llu, \"message\": ",
+           outcome_name(failure), cpu, expected_p ? "true" : "false", answer_p ? "true" : "false",
+           answer_n ? "true" : "false", correct ? "true" : "false", counted);
+    print_json_string(failure_message);
+    printf("}\n");
+    return 0;
+}

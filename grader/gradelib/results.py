@@ -1,0 +1,55 @@
+"""The one type every phase of a grading produces: a TestResult per graded
+test, with its status and flags as data, computed where the facts are.
+
+Reports (reports.py) and the class report (classreport.py) read these
+fields; nothing parses a message back into a flag.
+
+status:  passed | failed | crashed | timeout | missing | not_run | skipped
+kind:    None for a suite test; "build", "timing" or "memory" for the
+         grader's own checks
+flags:   facts about the failure, for the gradebook: crash, timeout,
+         over_budget, leak, memory, not_compiled, rejected:<what>
+figures: counts only the student process can report (expansions,
+         memo_size, live_allocations) that a suite test read; such a test
+         earns its points only when a check made from outside agrees (see
+         pipeline.GATES)
+withheld: why a passed test earns no points (a failed gate), or ""
+"""
+
+from dataclasses import dataclass, field
+
+FLAG_ORDER = ["grader_error", "not_compiled", "crash", "timeout", "over_budget", "leak", "memory"]
+
+
+@dataclass
+class TestResult:
+    id: str
+    task: int
+    status: str
+    message: str = ""
+    kind: str | None = None
+    time: float | None = None
+    figures: list = field(default_factory=list)
+    flags: list = field(default_factory=list)
+    withheld: str = ""
+
+    @property
+    def hidden(self):
+        return self.id.split("::", 1)[0].endswith("_hidden")
+
+    @property
+    def passed(self):
+        return self.status == "passed"
+
+
+def flags_of(tests, builds):
+    """The grading's flags, in FLAG_ORDER (rejections first, sorted)."""
+    found = set()
+    rejected = set()
+    for b in builds.values():
+        if b.present and not b.compiled:
+            found.add("not_compiled")
+        rejected.update(b.rejected_names)
+    for t in tests:
+        found.update(f for f in t.flags if not f.startswith("rejected:"))
+    return [f"rejected:{name}" for name in sorted(rejected)] + [f for f in FLAG_ORDER if f in found]

@@ -1,0 +1,158 @@
+"""The grading's scratch directory: private, size-capped, and gone when the
+grader is.
+
+The scratch holds copies of the submission's sources, objects, runners and
+everything sandboxed runs write. Started as root, grader/grade first
+re-executes itself, once, inside a mount namespace of its own
+(reexec_in_private_namespace: `unshare --mount --propagation private`, same
+process id), and the scratch is a tmpfs mounted there with a size and an
+inode cap (config.SCRATCH_BYTES, SCRATCH_FILES), nosuid and nodev. Nothing
+outside the grader sees that mount, and when the grader dies, even by
+SIGKILL, its namespace and the tmpfs with the sources vanish with it (only
+the empty mount-point directory is left in TMPDIR; bubblewrap, started from
+inside, still binds the scratch into each sandbox).
+
+Not root, or unshare/mount unavailable (a container without CAP_SYS_ADMIN),
+or --keep-scratch (a tmpfs cannot outlive the grader): a plain directory
+from tempfile.mkdtemp, removed at the end, also on SIGTERM and SIGINT
+(turned into exceptions, so the callers' finally blocks run). describe()
+says which mode ran and why, for the log line of the sandbox.
+"""
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+
+from . import config
+
+# Set by reexec_in_private_namespace: the mount namespace the grader left
+# ("mnt:[N]"), or "unavailable: why". An inherited value names another
+# namespace than the one unshare made, so it is never mistaken for ours.
+MARKER = "GRUNDY_GRADER_UNSHARED_FROM"
+UNSHARE = ["--mount", "--propagation", "private"]
+
+
+def _mount_namespace():
+    try:
+        return os.readlink("/proc/self/ns/mnt")
+    except OSError:
+        return None
+
+
+def reexec_in_private_namespace():
+    """As root, replaces this process by the same command in a private mount
+    namespace (once: the marker stops a second time). Returns only when it
+    did not (not root, already done, or impossible: the reason is kept in
+    the environment for describe())."""
+    if os.geteuid() != 0 or MARKER in os.environ:
+        return
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        os.environ[MARKER] = "unavailable: no unshare command (util-linux)"
+        return
+    try:
+        probe = subprocess.run([unshare, *UNSHARE, "true"], capture_output=True, text=True,
+                               timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        os.environ[MARKER] = f"unavailable: unshare failed ({error})"
+        return
+    if probe.returncode != 0:
+        os.environ[MARKER] = f"unavailable: {probe.stderr.strip() or 'unshare --mount failed'}"
+        return
+    os.environ[MARKER] = _mount_namespace() or "unknown"
+    try:
+        os.execv(unshare, [unshare, *UNSHARE, sys.executable, *sys.argv])
+    except OSError as error:
+        os.environ[MARKER] = f"unavailable: cannot run unshare ({error})"
+
+
+def in_private_namespace():
+    """(True, "") inside the namespace made for this grader, else (False, why)."""
+    left = os.environ.get(MARKER)
+    if os.geteuid() != 0:
+        return False, "not root"
+    if left is None:
+        return False, "grader/grade did not re-execute itself in a mount namespace"
+    if left.startswith("unavailable: "):
+        return False, left[len("unavailable: "):]
+    here = _mount_namespace()
+    if here is None or here == left:
+        return False, "the mount namespace is the one the grader started in"
+    return True, ""
+
+
+class Scratch:
+    """One grading's scratch directory (see the module's docstring)."""
+
+    def __init__(self, log, keep=False):
+        self.log = log
+        self.keep = keep
+        self.mounted = False
+        self.path = tempfile.mkdtemp(prefix="grundy-grade-")
+        # The sandbox's user must enter it (and the tmpfs's root, mode=0755).
+        os.chmod(self.path, 0o755)
+        private, why = in_private_namespace()
+        if keep:
+            why = "--keep-scratch: a tmpfs would vanish with the grader"
+        elif private:
+            why = self._mount()
+        self.description = (
+            f"a private tmpfs of {config.SCRATCH_BYTES >> 20} MiB and {config.SCRATCH_FILES} files "
+            "in the grader's own mount namespace (it vanishes with the grader)" if self.mounted else
+            f"a plain directory ({why}), removed at the end and on SIGTERM or SIGINT")
+        self._previous = self._catch_signals()
+
+    def _mount(self):
+        options = (f"size={config.SCRATCH_BYTES},nr_inodes={config.SCRATCH_FILES},"
+                   "mode=0755,nosuid,nodev")
+        try:
+            done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", self.path],
+                                  capture_output=True, text=True, timeout=20, check=False)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return f"mount failed: {error}"
+        if done.returncode != 0:
+            return f"mount failed: {done.stderr.strip()}"
+        self.mounted = True
+        return ""
+
+    def _catch_signals(self):
+        if threading.current_thread() is not threading.main_thread():
+            return None
+
+        def stop(signum, frame):
+            raise SystemExit(128 + signum)
+        return {signal.SIGTERM: signal.signal(signal.SIGTERM, stop)}
+
+    def describe(self):
+        return self.description
+
+    def close(self):
+        for signum, handler in (self._previous or {}).items():
+            signal.signal(signum, handler)
+        self._previous = None
+        if self.keep:
+            self.log(f"scratch kept: {self.path}")
+            return
+        if self.mounted:
+            # The grader's runs are over, so nothing holds the tmpfs; a lazy
+            # unmount still detaches it if a straggler does.
+            done = subprocess.run(["umount", self.path], capture_output=True, check=False)
+            if done.returncode != 0:
+                subprocess.run(["umount", "-l", self.path], capture_output=True, check=False)
+            self.mounted = False
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def private_scratch(log, keep=False):
+    """A Scratch for the duration of the block (its .path, its .describe())."""
+    space = Scratch(log, keep=keep)
+    try:
+        yield space
+    finally:
+        space.close()
