@@ -136,7 +136,9 @@ def _v2(mounts, own, memory, pids, name):
     if not {"memory", "pids"} <= set(offered):
         return None, (f"cgroup v2 at {points[0][0]} offers no memory and pids controllers "
                       f"(only: {' '.join(offered) or 'none'})")
-    _write(os.path.join(parent, "cgroup.subtree_control"), "+memory +pids")
+    # The cpu controller where offered: one CPU share per grading (_v1_cpu).
+    cpu = "cpu" in offered
+    _write(os.path.join(parent, "cgroup.subtree_control"), "+memory +pids" + (" +cpu" if cpu else ""))
     group = os.path.join(parent, name)
     _fresh_dir(group)
     try:
@@ -146,7 +148,7 @@ def _v2(mounts, own, memory, pids, name):
         os.rmdir(group)
         raise
     return Group("v2", [group], f"cgroup v2 ({memory >> 20} MiB of memory, {pids} processes "
-                                "per grading)"), ""
+                                f"per grading{', a CPU share of its own' if cpu else ''})"), ""
 
 
 def _v1(mounts, own, memory, pids, name):
@@ -162,14 +164,39 @@ def _v1(mounts, own, memory, pids, name):
             made.append(group)
             _write(os.path.join(group, limit_file), str(value))
     except (OSError, LookupError):
-        for group in made:
-            try:
-                os.rmdir(group)
-            except OSError:
-                pass
+        _remove(made)
         raise
+    cpu = _v1_cpu(mounts, own, name)
+    made += cpu
     return Group("v1", made, f"cgroup v1 ({memory >> 20} MiB of memory, {pids} processes "
-                             "per grading)"), ""
+                             f"per grading{', a CPU share of its own' if cpu else ''})"), ""
+
+
+def _v1_cpu(mounts, own, name):
+    """[the grading's group in the v1 cpu hierarchy], or [] where there is
+    none. A group of its own gives the grading one share of the CPU as a
+    whole, however many processes it runs: a submission that keeps many
+    busy cannot slow a grading beside it (grade-all -j) by more than its
+    share."""
+    points = [m for m in mounts if m[1] == "cgroup" and "cpu" in m[2]]
+    if not points:
+        return []
+    group = os.path.join(points[0][0], own.get("cpu", own.get("cpu,cpuacct", "/")).lstrip("/"), name)
+    try:
+        _fresh_dir(group)
+        _write(os.path.join(group, "cpu.shares"), "1024")
+    except OSError:
+        _remove([group])
+        return []
+    return [group]
+
+
+def _remove(groups):
+    for group in groups:
+        try:
+            os.rmdir(group)
+        except OSError:
+            pass
 
 
 def create(memory=config.CGROUP_MEMORY_BYTES, pids=config.CGROUP_PIDS,

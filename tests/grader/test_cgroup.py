@@ -55,10 +55,18 @@ class FakeTree(unittest.TestCase):
         group = self.create()
         self.assertEqual(group.kind, "v2")
         self.assertEqual(group.dirs, [os.path.join(self.base.name, "v2", "grader", self.name)])
-        self.assertEqual(self.read("v2/grader/cgroup.subtree_control"), "+memory +pids")
+        self.assertEqual(self.read("v2/grader/cgroup.subtree_control"), "+memory +pids +cpu")
         self.assertEqual(self.read(f"v2/grader/{self.name}/memory.max"), str(100 << 20))
         self.assertEqual(self.read(f"v2/grader/{self.name}/pids.max"), "7")
         self.assertIn("cgroup v2 (100 MiB of memory, 7 processes", group.describe())
+        self.assertIn("a CPU share of its own", group.describe())
+
+    def test_v2_without_cpu_controller(self):
+        self.layout([("cgroup2", "v2", "rw")], "0::/grader\n",
+                    {"v2/grader/cgroup.controllers": "memory pids\n"})
+        group = self.create()
+        self.assertEqual(self.read("v2/grader/cgroup.subtree_control"), "+memory +pids")
+        self.assertNotIn("CPU share", group.describe())
 
     def test_v1_when_v2_has_no_controllers(self):
         self.layout([("cgroup2", "unified", "rw"), ("cgroup", "memory", "rw,relatime,memory"),
@@ -73,6 +81,18 @@ class FakeTree(unittest.TestCase):
         self.assertEqual(self.read(f"memory/session/x/{self.name}/memory.limit_in_bytes"), str(100 << 20))
         self.assertEqual(self.read(f"pids/{self.name}/pids.max"), "7")
         self.assertIn("cgroup v1", group.describe())
+        self.assertNotIn("CPU share", group.describe())   # no cpu hierarchy mounted here
+
+    def test_v1_with_a_cpu_hierarchy(self):
+        self.layout([("cgroup2", "unified", "rw"), ("cgroup", "memory", "rw,relatime,memory"),
+                     ("cgroup", "pids", "rw,relatime,pids"), ("cgroup", "cpu", "rw,relatime,cpu")],
+                    "8:pids:/\n4:memory:/\n1:cpu:/\n0::/\n",
+                    {"unified/cgroup.controllers": "\n", "memory/tasks": "", "pids/tasks": "",
+                     "cpu/tasks": ""})
+        group = self.create()
+        self.assertEqual(group.dirs[-1], os.path.join(self.base.name, "cpu", self.name))
+        self.assertEqual(self.read(f"cpu/{self.name}/cpu.shares"), "1024")
+        self.assertIn("a CPU share of its own", group.describe())
 
     def test_neither_falls_back_with_reasons(self):
         self.layout([("cgroup2", "unified", "rw"), ("cgroup", "memory", "rw,memory")],
