@@ -285,7 +285,10 @@ def _leaderboard(result) -> list:
         # and the class report joins them to the timing tests by it.
         key = clean(check.get("name")) or clean(check.get("position"))
         name = f"CPU ratio {key}"
-        if ratio is None or not math.isfinite(number(ratio, math.nan)) or name in names:
+        # Only a right answer within budget has a place: a constant answer
+        # is instant, and must not top an ascending board.
+        if (not check.get("passed") or ratio is None or not math.isfinite(number(ratio, math.nan))
+                or name in names):
             continue
         names.add(name)
         board.append({"name": name, "value": round(number(ratio), 3), "order": "asc"})
@@ -314,6 +317,12 @@ def gradescope_results(result) -> dict:
             # Facts for the gradebook, computed where they happened
             # (results.py); the class report reads these, never messages.
             "flags": [clean(f) for f in result.get("flags") or []],
+            # The timing phase's measurements, per drawn position (CPU
+            # seconds read from the kernel by the trusted probe).
+            "timing": [{"name": clean(t.get("name")), "position": clean(t.get("position")),
+                        "student_cpu": number(t.get("student_cpu"), None),
+                        "reference_cpu": number(t.get("reference_cpu"), None),
+                        "passed": bool(t.get("passed"))} for t in result.get("timing") or []],
         },
     }
     board = _leaderboard(result)

@@ -233,7 +233,11 @@ class ResultsJsonTest(ReportsCase):
         self.assertEqual(doc["execution_time"], 17)
         self.assertEqual(doc["extra_data"], {
             "seed": 12345, "sandbox": "bwrap, uid nobody",
-            "phases": all_passed()["phases"], "coverage_line_percent": 93.3, "flags": []})
+            "phases": all_passed()["phases"], "coverage_line_percent": 93.3, "flags": [],
+            "timing": [{"name": "", "position": "{45=1}", "student_cpu": 0.21, "reference_cpu": 0.09,
+                        "passed": True},
+                       {"name": "", "position": "{50=1}", "student_cpu": 0.5, "reference_cpu": 0.2,
+                        "passed": True}]})
         for line in ("Task 0: the heap-count map and the moves: 9/9", "Task 1: the recursive solver: 6/6",
                      "Task 2: memoization: 14/14", "bwrap, uid nobody", "12345"):
             self.assertIn(line, doc["output"])
@@ -277,8 +281,14 @@ class ResultsJsonTest(ReportsCase):
         self.assertEqual(doc["leaderboard"], [
             {"name": "CPU ratio {45=1}", "value": 2.3, "order": "asc"},
             {"name": "CPU ratio {50=1}", "value": 2.5, "order": "asc"}])
+        # Over budget, not run, or a wrong answer (a constant answer is
+        # instant: ratio 0): no place on an ascending board.
         doc = json.loads(self.write(all_failed())["results.json"])
-        self.assertEqual([e["name"] for e in doc["leaderboard"]], ["CPU ratio {45=1}"])
+        self.assertNotIn("leaderboard", doc)
+        result = all_passed()
+        result["timing"][0].update(passed=False, outcome="wrong answer", ratio=0.0, student_cpu=0.0)
+        doc = json.loads(self.write(result)["results.json"])
+        self.assertEqual([e["name"] for e in doc["leaderboard"]], ["CPU ratio {50=1}"])
         result = all_passed()
         result["timing"] = []
         self.assertNotIn("leaderboard", json.loads(self.write(result)["results.json"]))
