@@ -108,7 +108,8 @@ include tests/student-targets.mk
 #   - the test runners (runner_taskN): the suites, public and hidden, the
 #     oracle and the report hook, linked with the proxy of grundy.h; they
 #     never contain a submission's code;
-#   - the timing probe, trusted in the same way;
+#   - the timing probe and the growth probe (does a submission give its
+#     memory back?), trusted in the same way;
 #   - the objects a student process is linked from: the server loop, the
 #     given code, the allocation tracker, the expansion counter and the
 #     reference solution (for task isolation and the timing yardstick).
@@ -130,7 +131,7 @@ RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,lab_support.o timed_run.o
 GRADER_LIBS := -lcriterion -ljansson -lseccomp
 
 .PHONY: grader-harness
-grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(STUDENT_SIDE_OBJ) $(GRADER_BUILD)/tests.txt \
+grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(GRADER_BUILD)/growth_probe $(STUDENT_SIDE_OBJ) $(GRADER_BUILD)/tests.txt \
                 $(GRADER_BUILD)/student_reference
 
 # The reference as a student program, linked as grader/gradelib/build.py
@@ -146,7 +147,11 @@ $(GRADER_BUILD)/runner_%: $(GRADER_BUILD)/suites/test_%.o $(RUNNER_SUPPORT) $(TR
 	    $(filter-out $(GRADER_BUILD)/suites/%,$^) -o $@ $(GRADER_LIBS)
 $(GRADER_RUNNERS): $(HIDDEN_SRC:tests/hidden/%.c=$(GRADER_BUILD)/suites/%.o)
 
-$(GRADER_BUILD)/timing_probe: $(GRADER_BUILD)/boundary/timing_probe.o $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
+$(GRADER_BUILD)/timing_probe: $(GRADER_BUILD)/boundary/timing_probe.o $(GRADER_BUILD)/boundary/probe.o \
+                              $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
+	$(CC) $^ -o $@ -lseccomp
+$(GRADER_BUILD)/growth_probe: $(GRADER_BUILD)/boundary/growth_probe.o $(GRADER_BUILD)/boundary/probe.o \
+                              $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
 	$(CC) $^ -o $@ -lseccomp
 
 # Every graded test, from the runners themselves: a test missing from a

@@ -285,6 +285,19 @@ double proxy_student_cpu_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+long long proxy_student_data_bytes(void)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/statm", (int)student.pid);
+    FILE *statm = started && !dead ? fopen(path, "r") : NULL;
+    if (statm == NULL)
+        return -1;
+    unsigned long size, resident, shared, text, lib, data;
+    int fields = fscanf(statm, "%lu %lu %lu %lu %lu %lu", &size, &resident, &shared, &text, &lib, &data);
+    fclose(statm);
+    return fields == 6 ? (long long)data * sysconf(_SC_PAGESIZE) : -1;
+}
+
 void proxy_set_cpu_budget(double seconds)
 {
     cpu_budget = seconds;

@@ -52,6 +52,12 @@ void proxy_note_figure(const char *figure);
 void proxy_set_cpu_budget(double seconds);
 double proxy_student_cpu_seconds(void);
 
+/* The student process's data segment (heap included) in bytes, read from
+ * the kernel (/proc/PID/statm), or -1 before it starts or after it died:
+ * what the growth probe compares, as no code in the process can shrink it
+ * without really giving memory back. */
+long long proxy_student_data_bytes(void);
+
 /* Ends the student process (asking it to exit first, so gcov and valgrind
  * write their data); also run at exit. */
 void proxy_shutdown(void);

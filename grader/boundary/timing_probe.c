@@ -22,7 +22,6 @@
  * passes the budget. --classify prints P or N, from the oracle.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,56 +29,7 @@
 #include "expansion_counter.h"
 #include "grundy.h"
 #include "oracle.h"
-#include "proxy.h"
-
-static jmp_buf failed;
-static proxy_failure failure;
-static char failure_message[2048];
-
-_Noreturn void proxy_report_failure(proxy_failure kind, const char *message)
-{
-    failure = kind;
-    snprintf(failure_message, sizeof failure_message, "%s", message);
-    longjmp(failed, 1);
-}
-
-void proxy_note_figure(const char *figure)
-{
-    (void)figure;
-}
-
-static const char *outcome_name(proxy_failure kind)
-{
-    switch (kind) {
-    case PROXY_OK:
-        return "answered";
-    case PROXY_CRASHED:
-        return "crashed";
-    case PROXY_TIMED_OUT:
-        return "timed out";
-    case PROXY_OVER_BUDGET:
-        return "over budget";
-    case PROXY_MALFORMED:
-        return "malformed";
-    case PROXY_NOT_STARTED:
-        return "not started";
-    }
-    return "crashed";
-}
-
-static void print_json_string(const char *text)
-{
-    putchar('"');
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            printf("\\%c", *c);
-        else if (*c < 0x20)
-            printf("\\u%04x", *c);
-        else
-            putchar(*c);
-    }
-    putchar('"');
-}
+#include "probe.h"
 
 int main(int argc, char **argv)
 {
@@ -104,8 +54,8 @@ int main(int argc, char **argv)
     volatile double cpu = -1;
     volatile bool answer_p = false, answer_n = false;
     volatile unsigned long long counted = 0;
-    failure = PROXY_OK;
-    if (setjmp(failed) == 0) {
+    probe_failure = PROXY_OK;
+    if (setjmp(probe_failed) == 0) {
         grundy_memo_clear();
         grundy_position *p = grundy_new(0);
         for (size_t i = 0; i < n; i++)
@@ -119,15 +69,15 @@ int main(int argc, char **argv)
         answer_n = grundy_is_n_position(p);
         proxy_set_cpu_budget(0);
     }
-    if (failure != PROXY_OK && cpu < 0)
+    if (probe_failure != PROXY_OK && cpu < 0)
         cpu = budget; /* stopped during the P question: at least its budget */
     proxy_shutdown();
-    bool correct = failure == PROXY_OK && answer_p == expected_p && answer_n == !expected_p;
+    bool correct = probe_failure == PROXY_OK && answer_p == expected_p && answer_n == !expected_p;
     printf("{\"outcome\": \"%s\", \"cpu\": %.6f, \"expected_p\": %s, \"answer_p\": %s, "
            "\"answer_n\": %s, \"correct\": %s, \"expansions\": %llu, \"message\": ",
-           outcome_name(failure), cpu, expected_p ? "true" : "false", answer_p ? "true" : "false",
+           probe_outcome_name(probe_failure), cpu, expected_p ? "true" : "false", answer_p ? "true" : "false",
            answer_n ? "true" : "false", correct ? "true" : "false", counted);
-    print_json_string(failure_message);
+    probe_print_json_string(probe_failure_message);
     printf("}\n");
     return 0;
 }

@@ -232,6 +232,10 @@ def timing_probe(scratch):
     return harness(scratch, "timing_probe")
 
 
+def growth_probe(scratch):
+    return harness(scratch, "growth_probe")
+
+
 def reference_object(scratch, file):
     return os.path.join(scratch, "harness", "reference", file.replace(".c", ".o"))
 

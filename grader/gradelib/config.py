@@ -92,9 +92,18 @@ CGROUP_PIDS = 512
 # Points that rest on a figure only the student process can report count
 # only when a check made from outside passes too: test figure -> the
 # check (a test id, "timing::*" meaning every timing check of the task).
+# "valgrind" is the figure of a memory::taskN test: valgrind runs inside
+# the student process, where code can silence it (growth.py).
 GATES = {
     "expansions": "timing::*",
     "memo_size": "timing::*",
     "live_allocations": "memory::task{task}",
+    "valgrind": "growth::task{task}",
 }
+
+# The growth probe (growth.py): the data segment of a student process may
+# grow at most this much between the warm-up and the end of its workload
+# (honest code: 0; a leak of one array per freed position: megabytes).
+GROWTH_LIMIT_BYTES = 128 << 10
+GROWTH_WALL_SECONDS = 60
 

@@ -5,6 +5,7 @@
     suites    -> [TestResult]                 prebuilt runners x student programs
     timing    -> (entries, [TestResult])      trusted probe, CPU from the kernel
     memory    -> (findings, [TestResult])     valgrind around the student process
+    growth    -> [TestResult]                 memory measured by the kernel, outside
     coverage  -> {line_percent, ...} or None
     score     -> [TestResult] with points     rubric, then the gates
     report    -> results.json, junit.xml, feedback
@@ -32,7 +33,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from . import build, config, coverage, memcheck, reports, rubric, sandbox, suites, timing
+from . import build, config, coverage, growth, memcheck, reports, rubric, sandbox, suites, timing
 from . import scratch as scratch_dir
 from .results import TestResult, flags_of
 
@@ -216,8 +217,24 @@ def memory_phase(ctx, builds, position_from_student, suite_results):
                                     f"end ({result['why']}), so it cannot say your code is clean",
                                     kind="memory"))
         else:
-            tests.append(TestResult(test_id, task, "passed", kind="memory", figures=inherited(task)))
+            tests.append(TestResult(test_id, task, "passed", kind="memory",
+                                    figures=inherited(task) + ["valgrind"]))
     return memory, tests
+
+
+# ---- growth ------------------------------------------------------------------------------
+
+def growth_phase(ctx, builds, position_from_student, memory_results):
+    """The outside check of every memory test that passed (config.GATES):
+    run only where a memory test needs it."""
+    needed = {t.task for t in memory_results if t.passed}
+    programs = {task: program_phase_one(ctx, builds, task, position_from_student)[0]
+                for task in config.TASKS if task in needed}
+    tests = growth.check(ctx.mode, ctx.scratch, programs, ctx.seed, ctx.log)
+    for t in tests:
+        if t.task not in needed:
+            t.status, t.message = "not_run", "not run: this task's memory check did not pass"
+    return tests
 
 
 # ---- scoring ---------------------------------------------------------------------------
@@ -300,6 +317,7 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
     # Refuse a bad rubric before any work: every test the run can produce.
     rubric.assign(rubric_path, all_tests + [f"build::{f}" for f in config.SUBMISSION_FILES]
                   + [f"memory::task{t}" for t in config.TASKS]
+                  + [f"growth::task{t}" for t in config.TASKS]
                   + ["timing::" + name for name in config.TIMED_SHAPES])
     space = scratch_dir.Scratch(log, keep=keep_scratch)
     scratch = space.path
@@ -319,10 +337,12 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
         timing_entries, timing_results = ctx.phase("timing", timing_phase, builds, position_from_student)
         memory, memory_results = ctx.phase("memory", memory_phase, builds, position_from_student,
                                            suite_results)
+        growth_results = ctx.phase("growth", growth_phase, builds, position_from_student,
+                                   memory_results)
         passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
         cov = ctx.phase("coverage", lambda c: coverage.measure(c.mode, c.scratch, builds, c.out,
                                                                c.seed, c.log, passed_public))
-        tests = build_results(builds) + suite_results + timing_results + memory_results
+        tests = build_results(builds) + suite_results + timing_results + memory_results + growth_results
         scored = score(tests, rubric_path)
         entries = result_entries(scored)
         result = {"submission": submission, "started": started, "seed": seed,

@@ -1,0 +1,80 @@
+"""The outside check behind the memory points: does the submission give
+its memory back?
+
+Valgrind (memcheck.py) runs inside the student process, so code there can
+silence it (client requests that call a leaked block freed, or turn error
+reports off), and the live-block counts the suites read are kept there
+too. So a memory test earns its points only when this check passes as well
+(config.GATES): the trusted growth probe (grader/boundary/growth_probe.c)
+repeats a workload hundreds of times in one student process and reads the
+size of its data segment from the kernel after a warm-up and at the end.
+Freed memory is reused, so honest code stays flat; a leak grows with every
+round, whatever the process says about itself.
+
+growth::task0 runs the position workload on Task 0's program; growth::task1
+and growth::task2 share the solver workload on the solver's program. They
+carry no points of their own.
+"""
+
+import json
+import os
+
+from . import build, config, sandbox
+from .results import TestResult
+
+WORKLOAD_OF_TASK = {0: "position", 1: "solver", 2: "solver"}
+
+
+def _probe(mode, scratch, program, workload, seed):
+    run_dir = os.path.join(scratch, "runs", f"growth-{workload}")
+    os.makedirs(run_dir, exist_ok=True)
+    result = sandbox.run(mode, [build.growth_probe(scratch), program, workload, str(seed)],
+                         cwd=run_dir, readable=[scratch], writable=[run_dir],
+                         limits=sandbox.Limits(cpu_seconds=60, wall_seconds=config.GROWTH_WALL_SECONDS))
+    try:
+        verdict = json.loads(result.stdout.strip().splitlines()[-1])
+        if not isinstance(verdict, dict) or not result.ok:
+            raise ValueError
+    except (ValueError, IndexError):
+        verdict = {"outcome": "probe failed", "message": f"the growth probe failed: {result.describe()}"}
+    return verdict
+
+
+def check(mode, scratch, programs, seed, log):
+    """TestResults growth::taskN; programs: {task: student program or None}."""
+    verdicts, tests = {}, []
+    for task in config.TASKS:
+        workload, program = WORKLOAD_OF_TASK[task], programs.get(task)
+        test_id = f"growth::task{task}"
+        if task not in programs:
+            tests.append(TestResult(test_id, task, "not_run", "not run", kind="memory"))
+            continue
+        if program is None:
+            tests.append(TestResult(test_id, task, "not_run", "not run: this task's code did not "
+                                    "build or link", kind="memory"))
+            continue
+        key = (workload, program)
+        if key not in verdicts:
+            verdicts[key] = _probe(mode, scratch, program, workload, seed)
+            log(f"growth {workload}: {verdicts[key]}")
+        tests.append(_test_result(test_id, task, workload, verdicts[key]))
+    return tests
+
+
+def _test_result(test_id, task, workload, verdict):
+    what = ("building, copying, expanding and freeing positions" if workload == "position"
+            else "clearing the memo and solving positions")
+    if verdict.get("outcome") != "measured":
+        return TestResult(test_id, task, "failed", f"the memory-growth check could not run to the "
+                          f"end ({verdict.get('message') or verdict.get('outcome')}), so it cannot "
+                          "say your code gives its memory back", kind="memory")
+    growth = verdict["growth_bytes"]
+    rounds = verdict["rounds"] - verdict["warm_rounds"]
+    if growth > config.GROWTH_LIMIT_BYTES:
+        return TestResult(test_id, task, "failed",
+                          f"your program's memory grew by {growth // 1024} KiB over {rounds} rounds "
+                          f"of {what} that free everything they make: something is never freed "
+                          "(run `make memcheck` to see where it was allocated)",
+                          kind="memory", flags=["leak"])
+    return TestResult(test_id, task, "passed", f"memory flat over {rounds} rounds of {what} "
+                      f"(grew {growth} bytes)", kind="memory")
