@@ -16,23 +16,31 @@ ifeq ($(origin CC),default)
 CC := gcc
 endif
 
+# The lab's definition (tests/public/lab.ini): tasks, files, compile flags,
+# generated for make and C by grader/labdef-gen (remade when it changes).
+GEN := build/gen
+LABDEF := tests/public/lab.ini grader/gradelib/labdef.py grader/labdef-gen
+$(GEN)/lab.mk $(GEN)/lab_definition.h &: $(LABDEF)
+	@grader/labdef-gen public $(GEN)
+include $(GEN)/lab.mk
+
 IMPL_NAME := $(subst /,_,$(patsubst %/,%,$(IMPL)))
 BUILD := build/$(IMPL_NAME)$(if $(SAN),-san)
 
 , := ,
 SANITIZE := $(if $(SAN),-fsanitize=address$(,)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
-BASE_CFLAGS := -std=c11 -g -O2 -D_POSIX_C_SOURCE=200809L $(SANITIZE)
+BASE_CFLAGS := $(LAB_CFLAGS) $(SANITIZE)
 # The project's own code must be warning-free. A student's code gets the
 # same warnings, but a warning must not stop them from seeing test results.
 STRICT := -Wall -Wextra -Werror
-IMPL_WARN := $(if $(filter reference,$(IMPL)),$(STRICT),-Wall -Wextra)
-INCLUDES := -Istudent -Ireference/oracle -Itests/support
+IMPL_WARN := $(if $(filter reference,$(IMPL)),$(STRICT),$(LAB_WARNINGS))
+INCLUDES := -Istudent -Ireference/oracle -Itests/support -I$(GEN)
 
 GIVEN_SRC := student/grundy_given.c student/memo_table.c student/lab_todo.c
 ORACLE_SRC := $(wildcard reference/oracle/*.c)
 SUPPORT_SRC := $(wildcard tests/support/*.c)
 IMPL_SRC := $(IMPL)/grundy_position.c $(IMPL)/grundy_solver.c
-TASKS := task0 task1 task2
+TASKS := $(LAB_TASKS)
 
 GIVEN_OBJ := $(patsubst %.c,$(BUILD)/given/%.o,$(notdir $(GIVEN_SRC)))
 ORACLE_OBJ := $(patsubst %.c,$(BUILD)/oracle/%.o,$(notdir $(ORACLE_SRC)))
@@ -62,13 +70,13 @@ $(BUILD)/given/%.o: student/%.c student/grundy.h | $(BUILD)/given
 $(BUILD)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h) | $(BUILD)/oracle
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
-$(BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) student/grundy.h | $(BUILD)/support
+$(BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h student/grundy.h | $(BUILD)/support
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
 $(BUILD)/impl/%.o: $(IMPL)/%.c student/grundy.h | $(BUILD)/impl
 	$(CC) $(BASE_CFLAGS) $(IMPL_WARN) $(INCLUDES) -c $< -o $@
 
-$(BUILD)/lab/%.o: tests/lab/%.c $(wildcard tests/support/*.h) | $(BUILD)/lab
+$(BUILD)/lab/%.o: tests/lab/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h | $(BUILD)/lab
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
 $(BUILD)/liboracle.a: $(ORACLE_OBJ)
@@ -89,7 +97,7 @@ $(BUILD)/test_task2: $(BUILD)/lab/test_task2.o $(COMMON_TEST_OBJ) \
 	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
 
 bin/grundy: reference/cli/grundy_cli.c $(ORACLE_SRC) $(wildcard reference/oracle/*.h) | bin
-	$(CC) -std=c11 -O2 -D_POSIX_C_SOURCE=200809L $(STRICT) -Ireference/oracle \
+	$(CC) $(LAB_CFLAGS) $(STRICT) -Ireference/oracle \
 	    reference/cli/grundy_cli.c $(ORACLE_SRC) -o $@
 
 $(BUILD)/test_oracle: tests/selftest/test_oracle.c $(BUILD)/liboracle.a | $(BUILD)
@@ -116,8 +124,10 @@ include tests/student-targets.mk
 
 GRADER_BUILD := build/grader
 HIDDEN_SRC := $(wildcard tests/hidden/test_hidden_task*.c)
-GRADER_CFLAGS := -std=c11 -g -O2 -D_POSIX_C_SOURCE=200809L $(STRICT) $(INCLUDES) -Igrader/boundary
-BOUNDARY_HDR := $(wildcard grader/boundary/*.h)
+GRADER_CFLAGS := $(LAB_CFLAGS) $(STRICT) $(INCLUDES) -Igrader/boundary -I$(GRADER_BUILD)/gen
+# The API's crossing of the boundary, generated from the lab's definition.
+BOUNDARY_GEN := $(addprefix $(GRADER_BUILD)/gen/,api_ops.h proxy_api.inc server_api.inc)
+BOUNDARY_HDR := $(wildcard grader/boundary/*.h) $(BOUNDARY_GEN)
 # Trusted side: what every runner and the probe link besides their own code.
 TRUSTED_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,proxy.o spawn.o seccomp_policy.o wire.o) \
                $(GRADER_BUILD)/given/grundy_given.o
@@ -131,14 +141,8 @@ RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,lab_support.o timed_run.o
 GRADER_LIBS := -lcriterion -ljansson -lseccomp
 
 .PHONY: grader-harness
-grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(GRADER_BUILD)/growth_probe $(STUDENT_SIDE_OBJ) $(GRADER_BUILD)/tests.txt \
-                $(GRADER_BUILD)/student_reference
-
-# The reference as a student program, linked as grader/gradelib/build.py
-# links a submission's (config.WRAPS, static): the timing phase's yardstick,
-# the same for every submission, so it is linked once here.
-STUDENT_LINK := -static -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free -Wl,--wrap=grundy_get_moves
-$(GRADER_BUILD)/student_reference: $(filter-out %/gcov_on_crash.o,$(STUDENT_SIDE_OBJ)) ; $(CC) $^ -o $@ $(STUDENT_LINK)
+grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(GRADER_BUILD)/growth_probe $(STUDENT_SIDE_OBJ) \
+                $(GRADER_BUILD)/tests.txt
 
 $(GRADER_BUILD)/runner_%: $(GRADER_BUILD)/suites/test_%.o $(RUNNER_SUPPORT) $(TRUSTED_OBJ) \
                           $(GRADER_BUILD)/boundary/proxy_criterion.o $(GRADER_BUILD)/boundary/grader_report.o \
@@ -148,7 +152,7 @@ $(GRADER_BUILD)/runner_%: $(GRADER_BUILD)/suites/test_%.o $(RUNNER_SUPPORT) $(TR
 $(GRADER_RUNNERS): $(HIDDEN_SRC:tests/hidden/%.c=$(GRADER_BUILD)/suites/%.o)
 
 $(GRADER_BUILD)/timing_probe: $(GRADER_BUILD)/boundary/timing_probe.o $(GRADER_BUILD)/boundary/probe.o \
-                              $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
+                              $(GRADER_BUILD)/support/calibration_solver.o $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
 	$(CC) $^ -o $@ -lseccomp
 $(GRADER_BUILD)/growth_probe: $(GRADER_BUILD)/boundary/growth_probe.o $(GRADER_BUILD)/boundary/probe.o \
                               $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
@@ -160,6 +164,8 @@ $(GRADER_BUILD)/tests.txt: $(GRADER_RUNNERS)
 	@for runner in $^; do $$runner --list; done | awk '/^[a-z0-9_]+: [0-9]+ tests?$$/ {suite=$$1; sub(":","",suite); next} \
 	    {name=$$NF; if (suite != "") print suite "::" name}' > $@.tmp && mv $@.tmp $@
 
+$(BOUNDARY_GEN) &: $(LABDEF)
+	grader/labdef-gen boundary $(GRADER_BUILD)/gen
 $(GRADER_BUILD)/boundary/wire_untracked.o: grader/boundary/wire.c $(BOUNDARY_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -DWIRE_UNTRACKED -c $< -o $@
@@ -172,7 +178,7 @@ $(GRADER_BUILD)/given/%.o: student/%.c student/grundy.h
 $(GRADER_BUILD)/reference/%.o: reference/%.c student/grundy.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
-$(GRADER_BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) student/grundy.h
+$(GRADER_BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h student/grundy.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h)
@@ -180,10 +186,10 @@ $(GRADER_BUILD)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/liboracle.a: $(ORACLE_SRC:reference/oracle/%.c=$(GRADER_BUILD)/oracle/%.o)
 	$(AR) rcs $@ $^
-$(GRADER_BUILD)/suites/%.o: tests/lab/%.c $(wildcard tests/support/*.h)
+$(GRADER_BUILD)/suites/%.o: tests/lab/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
-$(GRADER_BUILD)/suites/%.o: tests/hidden/%.c $(wildcard tests/support/*.h tests/hidden/*.h)
+$(GRADER_BUILD)/suites/%.o: tests/hidden/%.c $(wildcard tests/support/*.h tests/hidden/*.h) $(GEN)/lab_definition.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 # ---- staff targets ------------------------------------------------------------

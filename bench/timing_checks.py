@@ -5,14 +5,14 @@ saturates the other core (the checks and everything they start are pinned
 to CPU 0, the loop to the last CPU):
 
   - the public suite's (tests/lab/test_task2.c: the child's CPU budget is
-    BUDGET_RATIO x the calibration solver's time), through the Task 2
-    runner itself, built from the reference and from the unmemoized
-    fixture; its log lines give the CPU time and the budget;
+    the lab's ratio x the calibration solver's time on the same position),
+    through the Task 2 runner itself, built from the reference and from the
+    unmemoized fixture; its log lines give the CPU time and the budget;
   - the grader's (grader/gradelib/timing.py with the trusted probe,
-    grader/boundary/timing_probe.c: 20 x the reference's best of 3, on
-    positions drawn from a seed, a new one each run), through
-    timing.check() itself, in the grader's sandbox, with student programs
-    linked the way the grader links them.
+    grader/boundary/timing_probe.c: the same ratio x the same calibration
+    solver's best of 3, on positions drawn from a seed, a new one each
+    run), through timing.check() itself, in the grader's sandbox, with
+    student programs linked the way the grader links them.
 
 For the reference the margin is its CPU time over the budget (the largest
 over the runs is reported: it must stay well below 1). The unmemoized
@@ -40,7 +40,7 @@ from gradelib import build, config, sandbox, timing  # noqa: E402
 SEED = 20261123   # the grader's timing positions are drawn from a seed
 LOG_LINE = re.compile(r"(\{[^}]*\}): ([0-9.]+) s CPU, budget ([0-9.]+) s")
 FAIL_LINE = re.compile(r"solving (\{[^}]*\}) from an empty memo did not finish within its CPU "
-                       r"budget of ([0-9.]+) s \((\d+) x the calibration solver's ([0-9.]+) s")
+                       r"budget of ([0-9.]+) s \(([0-9.]+) x the calibration solver's ([0-9.]+) s")
 
 
 class BusyLoop:
@@ -113,8 +113,7 @@ def run_all(runs, suite_runners, fixture_dir, say):
                     public_suite(suite_runners["unmemoized"], "task2/large_single_heaps_are_fast"))
                 for name in ("reference", "unmemoized"):
                     # A new seed each run: each run times other drawn positions.
-                    entries, _ = timing.check(mode, scratch, programs["reference"], programs[name],
-                                              SEED + i, quiet)
+                    entries, _ = timing.check(mode, scratch, programs[name], SEED + i, quiet)
                     results["grader"][name].append(entries)
                 say(f"  timing checks: run {i + 1}/{runs} done")
     finally:

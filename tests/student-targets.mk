@@ -23,7 +23,7 @@ COVERAGE_BUILD := build/coverage$(if $(filter student,$(IMPL)),,-$(IMPL_NAME))
 coverage:
 	@rm -rf $(COVERAGE_BUILD)
 	@$(MAKE) --no-print-directory IMPL=$(IMPL) BUILD=$(COVERAGE_BUILD) \
-	    BASE_CFLAGS="-std=c11 -g -O0 -D_POSIX_C_SOURCE=200809L --coverage" \
+	    BASE_CFLAGS="$(subst -O2,-O0,$(LAB_CFLAGS)) --coverage" \
 	    $(TASKS:%=$(COVERAGE_BUILD)/test_%) >/dev/null
 	@tests/run-suites $(COVERAGE_BUILD) $(TASKS) -- $(CRITERION_FLAGS) >$(COVERAGE_BUILD)/tests.log 2>&1 || true
 	@gcovr --root . --filter '$(IMPL)/grundy_(position|solver)\.c' \

@@ -387,7 +387,7 @@ static void receive(void *data, size_t size, double deadline)
 }
 
 /* Sends one request and reads its reply into `reply`. */
-static void call(wire_op op, const wire_buffer *arguments, wire_buffer *reply)
+static void call(uint32_t op, const wire_buffer *arguments, wire_buffer *reply)
 {
     start();
     if (dead)
@@ -508,167 +508,59 @@ static void forget(const grundy_position *p)
     mirrors[handle - 1] = NULL;
 }
 
-/* ---- grundy.h ---------------------------------------------------------- */
+/* ---- the API --------------------------------------------------------------- */
 
-/* A call on one position: sends its handle (and an int), returns the reply
- * for the caller to read the answer from, then the position again. */
+/* A call's arguments and its reply, reused from call to call. */
 static wire_buffer arguments, reply;
 
-static void begin(const grundy_position *p)
+/* A position_list from a reply: its positions' mirrors, in a new list the
+ * caller frees (position_list_free then frees each one across the pipe). */
+static position_list *take_moves(wire_buffer *from)
 {
-    wire_reset(&arguments);
-    wire_put_u64(&arguments, handle_of(p));
-}
-
-grundy_position *grundy_new(int heap_height)
-{
-    describe_call("grundy_new(%d)", heap_height);
-    begin(NULL);
-    wire_put_i32(&arguments, heap_height);
-    call(OP_NEW, &arguments, &reply);
-    grundy_position *p = take_position(&reply);
-    malformed_unless(&reply);
-    return p;
-}
-
-grundy_position *grundy_copy(const grundy_position *p)
-{
-    describe_call("grundy_copy(%s)", position_text(p));
-    begin(p);
-    call(OP_COPY, &arguments, &reply);
-    grundy_position *copy = take_position(&reply);
-    take_position(&reply);
-    malformed_unless(&reply);
-    return copy;
-}
-
-void grundy_free(grundy_position *p)
-{
-    describe_call("grundy_free(%s)", position_text(p));
-    begin(p);
-    call(OP_FREE, &arguments, &reply);
-    malformed_unless(&reply);
-    forget(p);
-}
-
-int grundy_count(const grundy_position *p, int height)
-{
-    describe_call("grundy_count(%s, %d)", position_text(p), height);
-    begin(p);
-    wire_put_i32(&arguments, height);
-    call(OP_COUNT, &arguments, &reply);
-    int count = wire_take_i32(&reply);
-    take_position(&reply);
-    malformed_unless(&reply);
-    return count;
-}
-
-static void change_heap(wire_op op, const char *name, grundy_position *p, int height)
-{
-    describe_call("%s(%s, %d)", name, position_text(p), height);
-    begin(p);
-    wire_put_i32(&arguments, height);
-    call(op, &arguments, &reply);
-    take_position(&reply);
-    malformed_unless(&reply);
-}
-
-void grundy_add_heap(grundy_position *p, int height)
-{
-    change_heap(OP_ADD_HEAP, "grundy_add_heap", p, height);
-}
-
-void grundy_remove_heap(grundy_position *p, int height)
-{
-    change_heap(OP_REMOVE_HEAP, "grundy_remove_heap", p, height);
-}
-
-bool grundy_equals(const grundy_position *a, const grundy_position *b)
-{
-    describe_call("grundy_equals(%s, %s)", position_text(a), position_text(b));
-    begin(a);
-    wire_put_u64(&arguments, handle_of(b));
-    call(OP_EQUALS, &arguments, &reply);
-    bool equal = wire_take_u64(&reply) != 0;
-    take_position(&reply);
-    take_position(&reply);
-    malformed_unless(&reply);
-    return equal;
-}
-
-/* Calls that return a number and the position again. */
-static uint64_t ask(wire_op op, const char *name, const grundy_position *p)
-{
-    describe_call("%s(%s)", name, position_text(p));
-    begin(p);
-    call(op, &arguments, &reply);
-    uint64_t answer = wire_take_u64(&reply);
-    take_position(&reply);
-    malformed_unless(&reply);
-    return answer;
-}
-
-uint64_t grundy_hash(const grundy_position *p)
-{
-    return ask(OP_HASH, "grundy_hash", p);
-}
-
-bool grundy_is_terminal(const grundy_position *p)
-{
-    return ask(OP_IS_TERMINAL, "grundy_is_terminal", p) != 0;
-}
-
-bool grundy_is_p_position(const grundy_position *p)
-{
-    return ask(OP_IS_P, "grundy_is_p_position", p) != 0;
-}
-
-bool grundy_is_n_position(const grundy_position *p)
-{
-    return ask(OP_IS_N, "grundy_is_n_position", p) != 0;
-}
-
-position_list *grundy_get_moves(const grundy_position *p)
-{
-    describe_call("grundy_get_moves(%s)", position_text(p));
-    begin(p);
-    call(OP_GET_MOVES, &arguments, &reply);
-    position_list *moves = NULL;
-    if (wire_take_u64(&reply) == 0) {
-        (void)wire_take_u64(&reply); /* the size the student's list claimed */
-        uint64_t sent = wire_take_u64(&reply);
-        moves = position_list_new();
-        for (uint64_t i = 0; i < sent && !reply.bad && moves != NULL; i++)
-            position_list_push(moves, take_position(&reply));
-    }
-    take_position(&reply);
-    malformed_unless(&reply);
+    if (wire_take_u64(from) != 0)
+        return NULL; /* the student's function returned NULL */
+    (void)wire_take_u64(from); /* the size the student's list claimed */
+    uint64_t sent = wire_take_u64(from);
+    position_list *moves = position_list_new();
+    for (uint64_t i = 0; i < sent && !from->bad && moves != NULL; i++)
+        position_list_push(moves, take_position(from));
     return moves;
 }
 
-/* Calls with no position and a number back. */
-static uint64_t ask_number(wire_op op, const char *name)
+/* An int array from a reply, in memory of this process the caller frees;
+ * NULL when the student's function returned NULL. */
+__attribute__((unused))
+static int *take_ints(wire_buffer *from, size_t *length)
+{
+    *length = 0;
+    if (wire_take_u64(from) != 0)
+        return NULL;
+    uint64_t count = wire_take_u64(from);
+    if (count > WIRE_MAX_PAYLOAD / sizeof(int32_t)) {
+        from->bad = true;
+        return NULL;
+    }
+    int *values = malloc((count ? count : 1) * sizeof *values);
+    if (values == NULL)
+        fail(PROXY_MALFORMED, "internal error: out of memory");
+    for (uint64_t i = 0; i < count; i++)
+        values[i] = wire_take_i32(from);
+    *length = (size_t)count;
+    return values;
+}
+
+/* Every function of the API, generated from tests/public/lab.ini. */
+#include "proxy_api.inc"
+
+/* Calls of the boundary's own operations: no argument, a number back. */
+static uint64_t ask_number(uint32_t op, const char *name)
 {
     describe_call("%s()", name);
-    begin(NULL);
+    wire_reset(&arguments);
     call(op, &arguments, &reply);
     uint64_t answer = wire_take_u64(&reply);
     malformed_unless(&reply);
     return answer;
-}
-
-void grundy_memo_clear(void)
-{
-    describe_call("grundy_memo_clear()");
-    begin(NULL);
-    call(OP_MEMO_CLEAR, &arguments, &reply);
-    malformed_unless(&reply);
-}
-
-size_t grundy_memo_size(void)
-{
-    proxy_note_figure("memo_size");
-    return (size_t)ask_number(OP_MEMO_SIZE, "grundy_memo_size");
 }
 
 /* ---- the counts the suites read ---------------------------------------- */
@@ -688,7 +580,7 @@ uint64_t expansions(void)
 void expansions_reset(void)
 {
     describe_call("resetting the count of grundy_get_moves calls");
-    begin(NULL);
+    wire_reset(&arguments);
     call(OP_EXPANSIONS_RESET, &arguments, &reply);
     malformed_unless(&reply);
 }
@@ -705,7 +597,6 @@ const char *lab_stub_reached(size_t i)
         if (!started || dead)
             return NULL;
         wire_buffer out = {0}, in = {0};
-        wire_put_u64(&out, 0);
         wire_header request = {++sequence, OP_STUBS_REACHED, (uint32_t)out.length};
         bool sent = wire_write_all(student.requests, &request, sizeof request) &&
                     wire_write_all(student.requests, out.data, out.length);

@@ -6,6 +6,7 @@
  *
  * usage: timing_probe SERVER BUDGET_SECONDS HEAP...
  *        timing_probe --classify HEAP...
+ *        timing_probe --calibrate HEAP...
  *
  * Starts SERVER as a student process, builds the position from an empty
  * memo, and asks grundy_is_p_position, then grundy_is_n_position. Prints
@@ -20,12 +21,18 @@
  *                  reported, never a verdict), "message": "..."}
  * With BUDGET_SECONDS > 0 the student process is stopped once its CPU time
  * passes the budget. --classify prints P or N, from the oracle.
+ * --calibrate prints the yardstick of the budget: the CPU seconds the
+ * calibration solver (tests/public/support/calibration_solver.c, the same
+ * yardstick as the students' own timing tests) takes on the position, in
+ * this trusted process, as {"cpu": ..., "agrees": true if its answer is
+ * the oracle's}.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibration_solver.h"
 #include "expansion_counter.h"
 #include "grundy.h"
 #include "oracle.h"
@@ -36,9 +43,11 @@ int main(int argc, char **argv)
     int heaps[64];
     size_t n = 0;
     bool classify = argc >= 2 && strcmp(argv[1], "--classify") == 0;
-    int first = classify ? 2 : 3;
+    bool calibrate = argc >= 2 && strcmp(argv[1], "--calibrate") == 0;
+    int first = classify || calibrate ? 2 : 3;
     if (argc < first || argc - first > 64) {
-        fprintf(stderr, "usage: %s SERVER BUDGET_SECONDS HEAP... | --classify HEAP...\n", argv[0]);
+        fprintf(stderr, "usage: %s SERVER BUDGET_SECONDS HEAP... | --classify HEAP... | "
+                        "--calibrate HEAP...\n", argv[0]);
         return 2;
     }
     for (int i = first; i < argc; i++)
@@ -46,6 +55,12 @@ int main(int argc, char **argv)
     bool expected_p = oracle_is_p(heaps, n);
     if (classify) {
         printf("%c\n", expected_p ? 'P' : 'N');
+        return 0;
+    }
+    if (calibrate) {
+        bool is_p;
+        double cpu = calibration_seconds(heaps, n, &is_p);
+        printf("{\"cpu\": %.6f, \"agrees\": %s}\n", cpu, is_p == expected_p ? "true" : "false");
         return 0;
     }
     setenv("GRADER_SERVER", argv[1], 1);

@@ -43,10 +43,10 @@ import re
 import statistics
 import urllib.parse
 
-from . import batch, reports
+from . import batch, config, reports
 
-TASKS = (0, 1, 2)
-TASK_MAX = {0: 35, 1: 25, 2: 40}
+TASKS = tuple(config.TASKS)
+TASK_MAX = {t.number: t.points for t in config.LAB.tasks}
 FLAG_ORDER = ["rejected", "not_compiled", "crash", "timeout", "over_budget", "leak", "memory",
               "grader_error"]
 TASK_COLORS = {0: "#3b6fb6", 1: "#d9822b", 2: "#3a9a5b"}

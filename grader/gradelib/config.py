@@ -2,47 +2,40 @@
 
 import os
 
+from . import labdef
+
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 HARNESS = os.path.join(REPO, "build", "grader")
 RUBRIC = os.path.join(REPO, "grader", "rubric.txt")
-HEADERS = ["grundy.h", "memo_table.h", "lab_todo.h"]
-SUBMISSION_FILES = ["grundy_position.c", "grundy_solver.c"]
 MAX_SOURCE_BYTES = 1 << 20
-TASKS = [0, 1, 2]
-TASK_TITLES = {0: "Task 0: the heap-count map and the moves",
-               1: "Task 1: the recursive solver",
-               2: "Task 2: memoization"}
 
-# Which submission file each task's code lives in.
-POSITION, SOLVER = SUBMISSION_FILES
-FILE_OF_TASK = {0: POSITION, 1: SOLVER, 2: SOLVER}
-DEFINES = {POSITION: ["grundy_new", "grundy_copy", "grundy_free", "grundy_count",
-                      "grundy_add_heap", "grundy_remove_heap", "grundy_equals", "grundy_hash",
-                      "grundy_get_moves"],
-           SOLVER: ["grundy_is_terminal", "grundy_is_p_position", "grundy_is_n_position",
-                    "grundy_memo_clear", "grundy_memo_size"]}
+# The lab itself (tasks, files, API, flags, timing) is defined once, in
+# tests/public/lab.ini; these names are what the grader reads of it.
+LAB = labdef.lab()
+HEADERS = list(LAB.headers) + [h for h in LAB.task_headers() if h not in LAB.headers]
+SUBMISSION_FILES = LAB.files
+TASKS = [t.number for t in LAB.tasks]
+TASK_TITLES = {t.number: t.heading for t in LAB.tasks}
+FILE_OF_TASK = {t.number: t.file for t in LAB.tasks}
+DEFINES = {file: LAB.functions_of_file(file) for file in SUBMISSION_FILES}
+# Task 0's map and Tasks 1-2's solver (task isolation, pipeline.py).
+POSITION, SOLVER = FILE_OF_TASK[0], FILE_OF_TASK[1]
 
-CFLAGS = ["-std=c11", "-g", "-O2", "-Wall", "-Wextra", "-D_POSIX_C_SOURCE=200809L"]
-COVERAGE_CFLAGS = ["-std=c11", "-g", "-O0", "-D_POSIX_C_SOURCE=200809L", "--coverage"]
+CFLAGS = list(LAB.cflags) + list(LAB.warnings)
+COVERAGE_CFLAGS = [f for f in LAB.cflags if f != "-O2"] + ["-O0", "--coverage"]
 # A student program counts allocations and expansions (tests/support).
 WRAPS = ["-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free",
          "-Wl,--wrap=grundy_get_moves"]
 
-# Timing: the student's CPU time on each position may be at most
-# TIMING_BUDGET_RATIO times the reference model solution's, measured in the
-# same run (the best of REFERENCE_RUNS runs), both read from the kernel by
-# the trusted timing probe. The positions are drawn from the hidden seed
-# (timing.draw_positions): test name -> (number of heaps, total tokens
-# range, required outcome or None). Two-heap positions are drawn until the
-# oracle gives the outcome asked for, so every grading mixes P and N.
-TIMED_SHAPES = {
-    "single_heap": (1, (40, 46), None),
-    "two_heaps_p": (2, (38, 46), "P"),
-    "two_heaps_n": (2, (38, 46), "N"),
-    "three_heaps": (3, (44, 52), None),
-}
-TIMING_BUDGET_RATIO = 20
-REFERENCE_RUNS = 3
+# Timing (timing.py): the student's CPU time on each position may be at
+# most TIMING_BUDGET_RATIO times the calibration solver's (the fastest of
+# CALIBRATION_RUNS runs), the yardstick of the students' own timing tests.
+# The positions are drawn from the hidden seed: test name -> (number of
+# heaps, total tokens range, required outcome or None).
+TIMED_SHAPES = {shape.name: (shape.heaps, (shape.low, shape.high), shape.outcome)
+                for shape in LAB.shapes}
+TIMING_BUDGET_RATIO = LAB.timing_ratio
+CALIBRATION_RUNS = LAB.calibration_runs
 
 # Limits of one call into a student process during the suites: the
 # wall-clock time the proxy waits (it shrinks to 2 s once two calls of a

@@ -152,11 +152,8 @@ def program_phase_one(ctx, builds, task, position_from_student, static=True, suf
 # ---- timing ------------------------------------------------------------------------
 
 def timing_phase(ctx, builds, position_from_student):
-    # Prebuilt with the harness (Makefile: student_reference), linked the
-    # way every submission's program is.
-    reference = build.harness(ctx.scratch, "student_reference")
     student, _ = program_phase_one(ctx, builds, 2, position_from_student)
-    return timing.check(ctx.mode, ctx.scratch, reference, student, ctx.seed, ctx.log)
+    return timing.check(ctx.mode, ctx.scratch, student, ctx.seed, ctx.log)
 
 
 # ---- memory --------------------------------------------------------------------------
@@ -346,6 +343,7 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
         scored = score(tests, rubric_path)
         entries = result_entries(scored)
         result = {"submission": submission, "started": started, "seed": seed,
+                  "task_titles": dict(config.TASK_TITLES),
                   "sandbox": mode.describe(), "hidden_visibility": hidden_visibility,
                   "phases": ctx.phases, "notes": ctx.notes,
                   "builds": [b.as_result() for b in builds.values()],

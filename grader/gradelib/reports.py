@@ -41,11 +41,6 @@ import tempfile
 import urllib.parse
 import xml.etree.ElementTree as ET
 
-TASK_TITLES = {
-    0: "Task 0: the heap-count map and the moves",
-    1: "Task 1: the recursive solver",
-    2: "Task 2: memoization",
-}
 LABEL_CAP = 300                 # characters per name, file, position, note...
 MESSAGE_CAP = 4 * 1024          # characters per test message
 COMPILER_CAP = 20 * 1024        # characters per compiler output
@@ -197,8 +192,10 @@ def _tasks(rows) -> dict:
     return dict(sorted(tasks.items()))
 
 
-def _task_title(task) -> str:
-    return TASK_TITLES.get(task, f"Task {task}")
+def _task_title(result, task) -> str:
+    """The task's heading, as the grading recorded it from the lab's definition."""
+    titles = result.get("task_titles") or {}
+    return clean(titles.get(task) or titles.get(str(task)) or f"Task {task}")
 
 
 def _totals(rows) -> tuple:
@@ -226,7 +223,7 @@ def summary_text(result) -> str:
     lines = [f"Score: {points(result.get('score'))}/{points(result.get('max_score'))}"]
     for task, task_rows in _tasks(rows).items():
         score, max_score, count, failing = _totals(task_rows)
-        lines.append(f"{_task_title(task)}: {points(score)}/{points(max_score)} ({_passed(count, failing)})")
+        lines.append(f"{_task_title(result, task)}: {points(score)}/{points(max_score)} ({_passed(count, failing)})")
     for build in result.get("builds") or []:
         name = clean(build.get("file"))
         if not build.get("compiled", True):
@@ -321,7 +318,7 @@ def gradescope_results(result) -> dict:
             # seconds read from the kernel by the trusted probe).
             "timing": [{"name": clean(t.get("name")), "position": clean(t.get("position")),
                         "student_cpu": number(t.get("student_cpu"), None),
-                        "reference_cpu": number(t.get("reference_cpu"), None),
+                        "calibration_cpu": number(t.get("calibration_cpu"), None),
                         "passed": bool(t.get("passed"))} for t in result.get("timing") or []],
         },
     }
@@ -455,7 +452,7 @@ def _build_blocks(result) -> list:
 
 def _task_blocks(result, task, rows) -> list:
     score, max_score, count, failing = _totals(rows)
-    blocks = [("h2", f"{_task_title(task)}: {points(score)} / {points(max_score)}")]
+    blocks = [("h2", f"{_task_title(result, task)}: {points(score)} / {points(max_score)}")]
     blocks.append(("p", _passed(count, failing).capitalize() + "."))
 
     def withheld(test):
@@ -493,13 +490,14 @@ def _timing_blocks(result) -> list:
         ratio = check.get("ratio")
         verdict = "passed" if check.get("passed") else (clean(check.get("outcome")) or "failed")
         rows.append([clean(check.get("position")), seconds(check.get("student_cpu")),
-                     seconds(check.get("reference_cpu")),
+                     seconds(check.get("calibration_cpu")),
                      "-" if ratio is None else f"{number(ratio):.1f}x",
                      f"at most {points(check.get('budget_ratio'))}x", verdict])
     return [("h2", "Timing (Task 2)"),
-            ("p", "CPU time of your solver and of the reference solver on the same position, "
-                  "in the same run. A position passes when the ratio is within the budget."),
-            ("table", ["Position", "Your CPU (s)", "Reference CPU (s)", "Ratio", "Budget", "Result"], rows)]
+            ("p", "CPU time of your solver and of the calibration solver (the yardstick of your "
+                  "own `make test` timing checks) on the same position, in the same run. A "
+                  "position passes when both answers are right and the ratio is within the budget."),
+            ("table", ["Position", "Your CPU (s)", "Calibration CPU (s)", "Ratio", "Budget", "Result"], rows)]
 
 
 def _memory_findings(result, files) -> list:

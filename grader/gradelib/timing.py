@@ -1,14 +1,15 @@
-"""The grader's timing checks: the submission's solver against the
-reference's, on positions drawn from the hidden seed.
+"""The grader's timing checks: the submission's solver against the lab's
+one yardstick, on positions drawn from the hidden seed.
 
 Run serially, after the suites, so nothing else of the grader's competes
-for the CPU. The trusted timing probe (grader/boundary/timing_probe.c)
-starts a student program, solves one position from an empty memo, and
-reads the student process's CPU time from the kernel; the student process
-cannot fork or hand work to another process (its seccomp filter), so that
-time is all the work it did. For each position the reference runs
-REFERENCE_RUNS times (the fastest counts), then the submission runs with a
-CPU budget of TIMING_BUDGET_RATIO times that; a second run is made only
+for the CPU. The yardstick is the students' own (tests/public/lab.ini,
+[timing]): the calibration solver, timed by the trusted timing probe in its
+own process (--calibrate, config.CALIBRATION_RUNS times, the fastest
+counts). The probe then starts a student program, solves the position from
+an empty memo, and reads the student process's CPU time from the kernel;
+the student process cannot fork or hand work to another process (its
+seccomp filter), so that time is all the work it did. Its budget is
+config.TIMING_BUDGET_RATIO times the calibration; a second run is made only
 when the first came close to the budget. A timing check passes only when
 the solver answered within budget and both of its answers (P and N
 questions) were right: a constant answer fails half the positions, as the
@@ -82,21 +83,36 @@ def _probe(mode, scratch, program, heaps, budget, name):
     return verdict
 
 
-def check(mode, scratch, reference_program, student_program, seed, log):
+def _calibrate(mode, scratch, heaps, name):
+    """The yardstick's CPU seconds on heaps (the fastest of its runs)."""
+    times = []
+    for k in range(config.CALIBRATION_RUNS):
+        run_dir = os.path.join(scratch, "runs", f"timing-calibrate-{name}-{k}")
+        os.makedirs(run_dir, exist_ok=True)
+        result = sandbox.run(mode, [build.timing_probe(scratch), "--calibrate", *map(str, heaps)],
+                             cwd=run_dir, readable=[scratch], writable=[run_dir],
+                             limits=sandbox.Limits(cpu_seconds=60, wall_seconds=120))
+        try:
+            verdict = json.loads(result.stdout.strip().splitlines()[-1])
+            if result.ok and verdict.get("agrees") and isinstance(verdict.get("cpu"), (int, float)):
+                times.append(verdict["cpu"])
+        except (ValueError, IndexError, AttributeError):
+            pass
+    if not times:
+        raise RuntimeError(f"the calibration solver failed on {position_text(heaps)}: "
+                           f"{result.describe()} {result.stderr[:500]}")
+    return max(min(times), 1e-4)
+
+
+def check(mode, scratch, student_program, seed, log):
     """(timing entries for the reports, TestResults); one per drawn position."""
     entries, tests = [], []
     for name, heaps in draw_positions(mode, scratch, seed).items():
         text = position_text(heaps)
-        reference = [_probe(mode, scratch, reference_program, heaps, 0, f"timing-ref-{name}-{k}")
-                     for k in range(config.REFERENCE_RUNS)]
-        times = [r["cpu"] for r in reference if r.get("outcome") == "answered" and r.get("correct")]
-        if not times:
-            raise RuntimeError(f"the reference solution failed its own timing run on {text}: "
-                               f"{reference[0].get('message')} {reference[0]['run'].stderr[:500]}")
-        reference_cpu = max(min(times), 1e-4)
-        budget = config.TIMING_BUDGET_RATIO * reference_cpu
+        calibration_cpu = _calibrate(mode, scratch, heaps, name)
+        budget = config.TIMING_BUDGET_RATIO * calibration_cpu
         entry = {"name": name, "position": text, "student_cpu": None,
-                 "reference_cpu": round(reference_cpu, 4), "ratio": None,
+                 "calibration_cpu": round(calibration_cpu, 4), "ratio": None,
                  "budget_ratio": config.TIMING_BUDGET_RATIO, "passed": False,
                  "outcome": "not run", "budget_cpu": round(budget, 4)}
         if student_program is not None:
@@ -108,21 +124,21 @@ def check(mode, scratch, reference_program, student_program, seed, log):
                     best = run
                 if run.get("outcome") != "answered" or run["cpu"] < budget / 2:
                     break   # clearly in or clearly out: a second run would not change the verdict
-            entry.update(_verdict(best, budget, reference_cpu))
-        log(f"timing {name} {text}: reference {reference_cpu:.4f} s, budget {budget:.3f} s, "
+            entry.update(_verdict(best, budget, calibration_cpu))
+        log(f"timing {name} {text}: calibration {calibration_cpu:.4f} s, budget {budget:.3f} s, "
             f"submission {entry['student_cpu']} s -> {entry['outcome']}")
         entries.append(entry)
         tests.append(_test_result(entry))
     return entries, tests
 
 
-def _verdict(run, budget, reference_cpu):
+def _verdict(run, budget, calibration_cpu):
     outcome = run.get("outcome")
     verdict = {"outcome": outcome, "passed": False, "message": run.get("message") or "",
                "expansions": run.get("expansions")}
     if outcome in ("answered", "over budget") and isinstance(run.get("cpu"), (int, float)):
         verdict["student_cpu"] = round(run["cpu"], 4)
-        verdict["ratio"] = round(run["cpu"] / reference_cpu, 2)
+        verdict["ratio"] = round(run["cpu"] / calibration_cpu, 2)
     if outcome == "answered" and not run.get("correct"):
         verdict["outcome"] = "wrong answer"
     elif outcome == "answered":
@@ -132,7 +148,7 @@ def _verdict(run, budget, reference_cpu):
 
 
 def _test_result(entry):
-    budget = f"{entry['budget_ratio']} x the reference's {entry['reference_cpu']:.4f} s"
+    budget = f"{entry['budget_ratio']:g} x the calibration solver's {entry['calibration_cpu']:.4f} s"
     position, outcome = entry["position"], entry["outcome"]
     flags, message = [], ""
     if outcome == "not run":
@@ -151,5 +167,5 @@ def _test_result(entry):
     status = "passed" if entry["passed"] else "failed"
     if entry["passed"]:
         message = (f"{position}: {entry['student_cpu']:.4f} s of CPU, {entry['ratio']} x the "
-                   "reference")
+                   "calibration solver's")
     return TestResult("timing::" + entry["name"], 2, status, message, kind="timing", flags=flags)

@@ -66,6 +66,8 @@ def make_result(tests, **fields):
         "submission": "/tmp/submission",
         "started": "2026-11-23T10:00:00Z",
         "seed": 12345,
+        "task_titles": {0: "Task 0: the heap-count map and the moves", 1: "Task 1: the recursive solver",
+                        2: "Task 2: memoization"},
         "sandbox": "bwrap, uid nobody",
         "hidden_visibility": "after_published",
         "phases": {"build": 1.2, "suites": 3.4, "timing": 2.0, "memory": 8.1,
@@ -101,9 +103,9 @@ def all_passed():
     ]
     return make_result(
         tests,
-        timing=[{"position": "{45=1}", "student_cpu": 0.21, "reference_cpu": 0.09, "ratio": 2.3,
+        timing=[{"position": "{45=1}", "student_cpu": 0.21, "calibration_cpu": 0.09, "ratio": 2.3,
                  "budget_ratio": 20, "passed": True, "outcome": "answered"},
-                {"position": "{50=1}", "student_cpu": 0.5, "reference_cpu": 0.2, "ratio": 2.5,
+                {"position": "{50=1}", "student_cpu": 0.5, "calibration_cpu": 0.2, "ratio": 2.5,
                  "budget_ratio": 20, "passed": True, "outcome": "answered"}],
         memory=[{"task": 0, "findings": []}, {"task": 2, "findings": []}])
 
@@ -131,9 +133,9 @@ def all_failed():
                                               "defines a constructor (.init_array), which is not allowed"]},
                 {"file": "grundy_solver.c", "compiled": False, "accepted": False, "warnings": "",
                  "errors": "grundy_solver.c:40:1: error: expected ';' before '}' token", "rejections": []}],
-        timing=[{"position": "{45=1}", "student_cpu": 1.9, "reference_cpu": 0.09, "ratio": 21.1,
+        timing=[{"position": "{45=1}", "student_cpu": 1.9, "calibration_cpu": 0.09, "ratio": 21.1,
                  "budget_ratio": 20, "passed": False, "outcome": "over budget"},
-                {"position": "{50=1}", "student_cpu": None, "reference_cpu": 0.2, "ratio": None,
+                {"position": "{50=1}", "student_cpu": None, "calibration_cpu": 0.2, "ratio": None,
                  "budget_ratio": 20, "passed": False, "outcome": "not run"}],
         memory=[{"task": 0, "findings": [
                     {"kind": "Leak_DefinitelyLost", "what": "48 bytes in 1 blocks are definitely lost",
@@ -234,9 +236,9 @@ class ResultsJsonTest(ReportsCase):
         self.assertEqual(doc["extra_data"], {
             "seed": 12345, "sandbox": "bwrap, uid nobody",
             "phases": all_passed()["phases"], "coverage_line_percent": 93.3, "flags": [],
-            "timing": [{"name": "", "position": "{45=1}", "student_cpu": 0.21, "reference_cpu": 0.09,
+            "timing": [{"name": "", "position": "{45=1}", "student_cpu": 0.21, "calibration_cpu": 0.09,
                         "passed": True},
-                       {"name": "", "position": "{50=1}", "student_cpu": 0.5, "reference_cpu": 0.2,
+                       {"name": "", "position": "{50=1}", "student_cpu": 0.5, "calibration_cpu": 0.2,
                         "passed": True}]})
         for line in ("Task 0: the heap-count map and the moves: 9/9", "Task 1: the recursive solver: 6/6",
                      "Task 2: memoization: 14/14", "bwrap, uid nobody", "12345"):

@@ -4,10 +4,12 @@
  * Two kinds of check. Counting: the runner wraps grundy_get_moves (see
  * expansion_counter.h), so "each position is expanded at most once" and
  * "a repeated question costs at most one expansion" are exact, whatever
- * the machine. Timing: the student's solver runs the timed heaps in a
+ * the machine. Timing: the student's solver runs the timed positions in a
  * child process whose CPU budget is a multiple of a calibration solver's
- * time on the same heap, measured in the same run (see timed_run.h and
- * calibration_solver.h). An unmemoized solver expands hundreds of
+ * time on the same position, measured in the same run (see timed_run.h and
+ * calibration_solver.h); the positions and the multiple are the lab's
+ * (tests/public/lab.ini, [timing]), and the grader uses the same multiple
+ * of the same yardstick on positions of its own. An unmemoized solver expands hundreds of
  * thousands of positions where the bound is a few hundred, and would need
  * hours on the timed heaps.
  */
@@ -17,19 +19,13 @@
 #include "alloc_tracker.h"
 #include "calibration_solver.h"
 #include "expansion_counter.h"
+#include "lab_definition.h"
 #include "lab_support.h"
 #include "oracle.h"
 #include "timed_run.h"
 
 TestSuite(task2, .description = "Task 2: memoization", .timeout = 120);
 
-/* The heaps the timing checks solve, and the budget: see the handout,
- * section "How Task 2 is checked", for why these numbers. */
-static const int TIMED_HEAPS[] = {45, 50};
-enum { BUDGET_RATIO = 40 };
-/* The calibration solver is repeated until it has run this long, so the
- * budget is never below the resolution of the clocks involved. */
-static const double MIN_CALIBRATION_SECONDS = 0.05;
 
 /* Solves `heap` from a cold memo and returns the expansions it took. */
 static uint64_t cold_expansions(int heap, bool ask_p)
@@ -147,30 +143,22 @@ LAB_TEST(task2, clear_frees_everything)
                after - before);
 }
 
-/* CPU seconds the calibration solver needs for `heap`, averaged over
- * enough repetitions to be measurable. */
-static double calibrate(int heap, bool *is_p)
-{
-    int runs = 0;
-    double start = cpu_seconds(), elapsed;
-    do {
-        *is_p = calibration_is_p(heap);
-        runs++;
-        elapsed = cpu_seconds() - start;
-    } while (elapsed < MIN_CALIBRATION_SECONDS);
-    return elapsed / runs;
-}
-
-static void expect_fast(const int *heaps, size_t n, double calibration)
+/* Times the student's solver on one position against the calibration
+ * solver on the same position (see the handout, "How Task 2 is checked"). */
+static void expect_fast(const int *heaps, size_t n)
 {
     const char *text = lab_heaps_text(heaps, n);
+    bool calibration_p;
+    double calibration = calibration_seconds(heaps, n, &calibration_p);
+    cr_assert(calibration_p == oracle_is_p(heaps, n),
+              "internal error: the calibration solver disagrees with the oracle on %s", text);
     /* The same calls the child makes, here first: a stub or a broken
      * Task 0 is then reported as such rather than as a crash. */
     grundy_memo_clear();
     grundy_free(lab_build(heaps, n));
-    double budget = BUDGET_RATIO * calibration;
-    if (budget < MIN_CALIBRATION_SECONDS)
-        budget = MIN_CALIBRATION_SECONDS;
+    double budget = LAB_TIMING_RATIO * calibration;
+    if (budget < CALIBRATION_MIN_SECONDS)
+        budget = CALIBRATION_MIN_SECONDS;
     timed_result r = timed_is_p(heaps, n, budget);
     LAB_EXPECT(r.outcome != TIMED_CRASHED || r.signal == 0, SECTION_MEMO,
                "solving %s from an empty memo crashed with signal %d (%s); run `make memcheck`",
@@ -181,9 +169,9 @@ static void expect_fast(const int *heaps, size_t n, double calibration)
                text, r.exit_status);
     LAB_EXPECT(r.outcome == TIMED_ANSWERED, SECTION_TIMING,
                "solving %s from an empty memo did not finish within its CPU budget of %.3f s "
-               "(%d x the calibration solver's %.4f s on the same machine); is every answer "
+               "(%g x the calibration solver's %.4f s on the same machine); is every answer "
                "remembered, by both grundy_is_p_position and grundy_is_n_position?",
-               text, budget, BUDGET_RATIO, calibration);
+               text, budget, (double)LAB_TIMING_RATIO, calibration);
     bool expected = oracle_is_p(heaps, n);
     LAB_EXPECT(r.is_p == expected, SECTION_SOLVER, "grundy_is_p_position(%s) returned %s; it is an %s-position",
                text, r.is_p ? "true" : "false", expected ? "P" : "N");
@@ -191,28 +179,26 @@ static void expect_fast(const int *heaps, size_t n, double calibration)
                 100 * r.cpu_seconds / budget);
 }
 
-LAB_TEST(task2, large_single_heaps_are_fast)
+/* The lab's public timed positions with (single) or without one heap. */
+static void expect_public_positions_fast(bool single)
 {
     if (getenv("LAB_SKIP_TIMING") != NULL)
         LAB_SKIP("timing checks are skipped (LAB_SKIP_TIMING is set)");
-    for (size_t i = 0; i < sizeof TIMED_HEAPS / sizeof *TIMED_HEAPS; i++) {
-        bool calibration_p;
-        double calibration = calibrate(TIMED_HEAPS[i], &calibration_p);
-        cr_assert(calibration_p == oracle_is_p(&TIMED_HEAPS[i], 1),
-                  "internal error: the calibration solver disagrees with the oracle on heap %d",
-                  TIMED_HEAPS[i]);
-        expect_fast(&TIMED_HEAPS[i], 1, calibration);
+    for (size_t i = 0; i < LAB_PUBLIC_POSITIONS; i++) {
+        size_t n = 0;
+        while (n < LAB_PUBLIC_HEAPS && lab_public_positions[i][n] != 0)
+            n++;
+        if ((n == 1) == single)
+            expect_fast(lab_public_positions[i], n);
     }
+}
+
+LAB_TEST(task2, large_single_heaps_are_fast)
+{
+    expect_public_positions_fast(true);
 }
 
 LAB_TEST(task2, large_multi_heap_positions_are_fast)
 {
-    if (getenv("LAB_SKIP_TIMING") != NULL)
-        LAB_SKIP("timing checks are skipped (LAB_SKIP_TIMING is set)");
-    /* Budgeted against the calibration of the largest timed heap: these
-     * positions take the reference a fraction of that heap's time. */
-    bool calibration_p;
-    double calibration = calibrate(TIMED_HEAPS[1], &calibration_p);
-    expect_fast(LAB_HEAPS(20, 23), calibration);
-    expect_fast(LAB_HEAPS(12, 13, 14), calibration);
+    expect_public_positions_fast(false);
 }

@@ -139,12 +139,25 @@ static bool solve(const int *heaps, size_t n)
     return is_p;
 }
 
-bool calibration_is_p(int heap)
+bool calibration_is_p(const int *heaps, size_t n)
 {
+    /* The position as solve() keeps them: live heaps, ascending. */
+    int *position = checked(malloc((n ? n : 1) * sizeof *position));
+    size_t live = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (heaps[i] < 3)
+            continue;
+        size_t j = live++;
+        while (j > 0 && position[j - 1] > heaps[i]) {
+            position[j] = position[j - 1];
+            j--;
+        }
+        position[j] = heaps[i];
+    }
     bucket_count = 1024;
     stored = 0;
     buckets = checked(calloc(bucket_count, sizeof *buckets));
-    bool is_p = heap < 3 ? true : solve(&heap, 1);
+    bool is_p = solve(position, live);
     for (size_t i = 0; i < bucket_count; i++) {
         for (node *e = buckets[i], *next; e != NULL; e = next) {
             next = e->next;
@@ -153,6 +166,7 @@ bool calibration_is_p(int heap)
     }
     free(buckets);
     buckets = NULL;
+    free(position);
     return is_p;
 }
 
@@ -161,4 +175,16 @@ double cpu_seconds(void)
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+double calibration_seconds(const int *heaps, size_t n, bool *is_p)
+{
+    int runs = 0;
+    double start = cpu_seconds(), elapsed;
+    do {
+        *is_p = calibration_is_p(heaps, n);
+        runs++;
+        elapsed = cpu_seconds() - start;
+    } while (elapsed < CALIBRATION_MIN_SECONDS);
+    return elapsed / runs;
 }

@@ -1,0 +1,220 @@
+"""The lab's definition (tests/public/lab.ini), read once for Python.
+
+Everything the grader, the course tools and the generators need to know
+about the lab's tasks, API, points, timing and compile flags comes from
+here; see the header of lab.ini for what it holds and who reads it. The
+file is read with configparser (Python's own INI reader) and checked as a
+whole: a mistake in it is a LabDefinitionError naming the section and key,
+never a half-read lab.
+"""
+
+import configparser
+import functools
+import os
+import shlex
+from dataclasses import dataclass, field
+
+REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+PATH = os.path.join(REPO, "tests", "public", "lab.ini")
+
+ARGUMENT_TYPES = ("position", "changes", "int", "freed")
+RESULT_TYPES = ("void", "bool", "int", "u64", "size", "position", "moves", "ints")
+C_RESULT = {"void": "void", "bool": "bool", "int": "int", "u64": "uint64_t", "size": "size_t",
+            "position": "grundy_position *", "moves": "position_list *", "ints": "int *"}
+C_ARGUMENT = {"position": "const grundy_position *", "changes": "grundy_position *", "int": "int",
+              "freed": "grundy_position *"}
+
+
+class LabDefinitionError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    task: int
+    result: str
+    arguments: tuple
+    figure: str = ""          # a count only the student process knows, or ""
+
+    def prototype(self, names=None):
+        """The C prototype, as grundy.h (or a task's header) declares it."""
+        names = names or [f"a{i}" for i in range(len(self.arguments))]
+        params = [f"{C_ARGUMENT[t]}{'' if C_ARGUMENT[t].endswith('*') else ' '}{n}"
+                  for t, n in zip(self.arguments, names)]
+        if self.result == "ints":
+            params.append("size_t *length")
+        result = C_RESULT[self.result]
+        space = "" if result.endswith("*") else " "
+        return f"{result}{space}{self.name}({', '.join(params) or 'void'})"
+
+
+@dataclass(frozen=True)
+class Task:
+    number: int
+    title: str
+    file: str                 # the student file its code goes in (student/FILE)
+    anchor: str               # its handout section
+    points: float
+    header: str = "grundy.h"  # the header declaring its functions
+    optional: bool = False
+    timed: bool = False       # the grader's timing checks belong to it
+
+    @property
+    def suite(self):
+        return f"task{self.number}"
+
+    @property
+    def heading(self):
+        return f"Task {self.number}: {self.title}"
+
+
+@dataclass(frozen=True)
+class Shape:
+    name: str
+    heaps: int
+    low: int
+    high: int
+    outcome: str | None       # "P", "N", or None for any
+
+
+@dataclass(frozen=True)
+class Lab:
+    name: str
+    handout: str
+    cflags: tuple
+    warnings: tuple
+    headers: tuple
+    tasks: tuple              # the tasks of this term, in order
+    all_tasks: tuple          # every task defined, switched on or not
+    functions: tuple          # the API of the tasks of this term
+    timing_ratio: float
+    calibration_runs: int
+    shapes: tuple
+    public_positions: tuple = field(default_factory=tuple)
+
+    def task(self, number):
+        for t in self.all_tasks:
+            if t.number == number:
+                return t
+        raise KeyError(number)
+
+    @property
+    def files(self):
+        """The student files of this term's tasks, in task order, once each."""
+        return list(dict.fromkeys(t.file for t in self.tasks))
+
+    def functions_of_file(self, file):
+        numbers = {t.number for t in self.tasks if t.file == file}
+        return [f.name for f in self.functions if f.task in numbers]
+
+    def task_headers(self):
+        return list(dict.fromkeys(t.header for t in self.tasks))
+
+
+def _fail(where, why):
+    raise LabDefinitionError(f"{PATH if where is None else where}: {why}")
+
+
+def _int(text, where):
+    try:
+        return int(text)
+    except ValueError:
+        _fail(where, f"'{text}' is not a whole number")
+
+
+def _yes(text, where):
+    value = text.strip().lower()
+    if value not in ("yes", "no"):
+        _fail(where, f"'{text}' must be yes or no")
+    return value == "yes"
+
+
+def _task(parser, name, path):
+    where = f"{path} [{name}]"
+    section = parser[name]
+    for key in ("title", "file", "anchor", "points"):
+        if key not in section:
+            _fail(where, f"missing '{key}'")
+    try:
+        points = float(section["points"])
+    except ValueError:
+        _fail(where, f"points '{section['points']}' is not a number")
+    return Task(number=_int(name[4:], where), title=section["title"], file=section["file"],
+                anchor=section["anchor"], points=points, header=section.get("header", "grundy.h"),
+                optional=_yes(section.get("optional", "no"), where),
+                timed=_yes(section.get("timed", "no"), where))
+
+
+def _function(name, text, path, task_numbers):
+    where = f"{path} [api] {name}"
+    fields = text.split()
+    if len(fields) < 2:
+        _fail(where, "expected 'TASK RESULT ARGUMENTS...'")
+    task = _int(fields[0], where)
+    if task not in task_numbers:
+        _fail(where, f"task {task} has no [task{task}] section")
+    result, _, figure = fields[1].partition(":")
+    if result not in RESULT_TYPES:
+        _fail(where, f"result '{result}' is not one of {', '.join(RESULT_TYPES)}")
+    for argument in fields[2:]:
+        if argument not in ARGUMENT_TYPES:
+            _fail(where, f"argument '{argument}' is not one of {', '.join(ARGUMENT_TYPES)}")
+    return Function(name, task, result, tuple(fields[2:]), figure)
+
+
+def _shape(line, where):
+    fields = line.split()
+    if len(fields) != 4 or "-" not in fields[2] or fields[3] not in ("P", "N", "any"):
+        _fail(where, f"shape '{line}': expected 'NAME HEAPS LOW-HIGH P|N|any'")
+    low, high = (_int(x, where) for x in fields[2].split("-", 1))
+    return Shape(fields[0], _int(fields[1], where), low, high, None if fields[3] == "any" else fields[3])
+
+
+def load(path=PATH):
+    parser = configparser.ConfigParser(interpolation=None, inline_comment_prefixes=None)
+    parser.optionxform = str      # function names keep their case
+    try:
+        with open(path, encoding="utf-8") as handle:
+            parser.read_file(handle)
+    except (OSError, configparser.Error) as error:
+        _fail(path, f"cannot be read: {error}")
+    for required in ("lab", "timing", "api"):
+        if required not in parser:
+            _fail(path, f"no [{required}] section")
+    all_tasks = tuple(sorted((_task(parser, name, path) for name in parser.sections()
+                              if name.startswith("task") and name[4:].isdigit()),
+                             key=lambda t: t.number))
+    numbers = {t.number for t in all_tasks}
+    lab = parser["lab"]
+    chosen = [_int(x, f"{path} [lab] tasks") for x in lab.get("tasks", "").split()]
+    for number in chosen:
+        if number not in numbers:
+            _fail(f"{path} [lab] tasks", f"task {number} has no [task{number}] section")
+    for t in all_tasks:
+        if not t.optional and t.number not in chosen:
+            _fail(f"{path} [lab] tasks", f"task {t.number} is not optional, so it must be listed")
+    tasks = tuple(t for t in all_tasks if t.number in chosen)
+    functions = tuple(_function(name, text, path, numbers) for name, text in parser["api"].items())
+    timing = parser["timing"]
+    where = f"{path} [timing]"
+    shapes = tuple(_shape(line, where) for line in timing.get("shapes", "").splitlines() if line.strip())
+    public = tuple(tuple(_int(h, where) for h in line.split())
+                   for line in timing.get("public_positions", "").splitlines() if line.strip())
+    try:
+        ratio = float(timing.get("ratio", ""))
+    except ValueError:
+        _fail(where, f"ratio '{timing.get('ratio')}' is not a number")
+    return Lab(name=lab.get("name", "lab"), handout=lab.get("handout", ""),
+               cflags=tuple(shlex.split(lab.get("cflags", ""))),
+               warnings=tuple(shlex.split(lab.get("warnings", ""))),
+               headers=tuple(lab.get("headers", "").split()), tasks=tasks, all_tasks=all_tasks,
+               functions=tuple(f for f in functions if f.task in chosen),
+               timing_ratio=ratio, calibration_runs=_int(timing.get("calibration_runs", "3"), where),
+               shapes=shapes, public_positions=public)
+
+
+@functools.lru_cache(maxsize=None)
+def lab():
+    """The lab of tests/public/lab.ini, read once per process."""
+    return load()
