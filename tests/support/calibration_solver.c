@@ -80,6 +80,20 @@ static void insert(const int *heaps, size_t n, bool is_p)
     stored++;
 }
 
+/* Inserts a heap into heaps[0 .. *n-1], kept ascending; dead heaps (below
+ * 3) are left out. */
+static void insert_heap(int *heaps, size_t *n, int heap)
+{
+    if (heap < 3)
+        return;
+    size_t j = (*n)++;
+    while (j > 0 && heaps[j - 1] > heap) {
+        heaps[j] = heaps[j - 1];
+        j--;
+    }
+    heaps[j] = heap;
+}
+
 /* The position after splitting heaps[at] into `part` and the rest: a new
  * sorted array without dead heaps. */
 static int *split(const int *heaps, size_t n, size_t at, int part, size_t *out_n)
@@ -89,17 +103,8 @@ static int *split(const int *heaps, size_t n, size_t at, int part, size_t *out_n
     for (size_t i = 0; i < n; i++)
         if (i != at)
             next[m++] = heaps[i];
-    int parts[2] = {part, heaps[at] - part};
-    for (int k = 0; k < 2; k++) {
-        if (parts[k] < 3)
-            continue;
-        size_t j = m++;
-        while (j > 0 && next[j - 1] > parts[k]) {
-            next[j] = next[j - 1];
-            j--;
-        }
-        next[j] = parts[k];
-    }
+    insert_heap(next, &m, part);
+    insert_heap(next, &m, heaps[at] - part);
     *out_n = m;
     return next;
 }
@@ -144,16 +149,8 @@ bool calibration_is_p(const int *heaps, size_t n)
     /* The position as solve() keeps them: live heaps, ascending. */
     int *position = checked(malloc((n ? n : 1) * sizeof *position));
     size_t live = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (heaps[i] < 3)
-            continue;
-        size_t j = live++;
-        while (j > 0 && position[j - 1] > heaps[i]) {
-            position[j] = position[j - 1];
-            j--;
-        }
-        position[j] = heaps[i];
-    }
+    for (size_t i = 0; i < n; i++)
+        insert_heap(position, &live, heaps[i]);
     bucket_count = 1024;
     stored = 0;
     buckets = checked(calloc(bucket_count, sizeof *buckets));
