@@ -469,46 +469,80 @@ def run(submissions_dir, out, jobs=1, seed=None, force=False, shard=None, only=(
 def _run_locked(submissions_dir, out, jobs, seed, force, shard, only, timeout, grade_args,
                 stream, lock_fd):
     wall = time.monotonic()
-
-    def say(text):
-        stream.write(text + "\n")
-        stream.flush()
-
+    say = _line_writer(stream)
     clean_leftovers(out, say)
     seed = batch_seed(out, seed, force)
     students, refused = discover(submissions_dir)
     for name, reason in refused:
         say(f"grade-all: refusing {name!r}: the name {reason}; rename that directory to grade it")
+    selected = select_students(students, shard, only)
+    write_batch_file(out, batch_info(seed, submissions_dir, shard, selected, refused))
+    say(f"grade-all: {len(selected)} submission(s) from {submissions_dir}"
+        + (f" (shard {shard[0]}/{shard[1]} of {len(students)})" if shard else "")
+        + f", seed {seed}, {jobs} at a time, into {out}")
+
+    progress = Progress(len(selected), stream)
+    todo, fresh = split_up_to_date(out, selected, force)
+    for name in fresh:
+        progress.finished(name, "up to date, skipped")
+    grading = Runner(out, seed, timeout, lock_fd, grade_args)
+    try:
+        with _stopping_on_signals(grading) as caught:
+            counts = _grade_pending(grading, progress, todo, jobs, caught)
+    finally:
+        progress.close()
+    counts["up_to_date"] = len(fresh)
+    return {"students": len(selected), "counts": counts, "seed": seed, "out": out,
+            "interrupted": caught[0] if caught else None,
+            "seconds": round(time.monotonic() - wall, 1), "refused": refused}
+
+
+def _line_writer(stream):
+    def say(text):
+        stream.write(text + "\n")
+        stream.flush()
+    return say
+
+
+def select_students(students, shard, only):
+    """The students this run grades: those of the shard, narrowed to `only`
+    (--student) when given; an unknown name in `only` is an error."""
     selected = shard_of(students, shard)
     if only:
-        known = {name for name, _ in students}
-        unknown = sorted(set(only) - known)
+        unknown = sorted(set(only) - {name for name, _ in students})
         if unknown:
             raise BatchError("--student: no such submission: " + ", ".join(unknown))
         selected = [s for s in selected if s[0] in set(only)]
-    write_batch_file(out, {
+    return selected
+
+
+def batch_info(seed, submissions_dir, shard, selected, refused):
+    """What OUT/batch.json records of this run."""
+    return {
         "seed": seed,
         "submissions": submissions_dir,
         "shard": f"{shard[0]}/{shard[1]}" if shard else None,
         "students": [name for name, _ in selected],
         "refused": [{"name": reports.clean(name), "reason": reason} for name, reason in refused],
         "started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-    })
-    say(f"grade-all: {len(selected)} submission(s) from {submissions_dir}"
-        + (f" (shard {shard[0]}/{shard[1]} of {len(students)})" if shard else "")
-        + f", seed {seed}, {jobs} at a time, into {out}")
+    }
 
-    progress = Progress(len(selected), stream)
-    runner = Runner(out, seed, timeout, lock_fd, grade_args)
-    counts = {"graded": 0, "up_to_date": 0, "grader_error": 0, "interrupted": 0}
-    todo = []
+
+def split_up_to_date(out, selected, force):
+    """(to grade [(name, path)], up to date [name]): with --force, nobody is up to date."""
+    todo, fresh = [], []
     for name, path in selected:
         if not force and up_to_date(out, name, path):
-            counts["up_to_date"] += 1
-            progress.finished(name, "up to date, skipped")
+            fresh.append(name)
         else:
             todo.append((name, path))
+    return todo, fresh
 
+
+@contextlib.contextmanager
+def _stopping_on_signals(grading):
+    """SIGINT, SIGTERM and SIGHUP stop every grading for the duration of the
+    block; yields the list of the signals caught."""
     caught = []
 
     def on_signal(signum, _frame):
@@ -517,51 +551,58 @@ def _run_locked(submissions_dir, out, jobs, seed, force, shard, only, timeout, g
         # stream (a reentrant write raises) or holding the progress lock.
         # The main loop announces the stop.
         caught.append(signum)
-        runner.stop()
+        grading.stop()
 
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
-
-    def work(name, path):
-        if runner.stopping.is_set():
-            return {"name": name, "status": "interrupted"}
-        progress.started(name)
-        try:
-            return runner.grade(name, path)
-        except Exception as failure:  # an error of ours for one student: record it, go on
-            error = f"grade-all: {failure!r}"
-            with contextlib.suppress(Exception):
-                runner.record_error(name, path, error, traceback.format_exc())
-            return {"name": name, "status": "grader_error", "error": error}
-
     try:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = [pool.submit(work, name, path) for name, path in todo]
-            pending = set(futures)
-            announced = False
-            while pending:
-                # Short waits so the main thread runs signal handlers promptly;
-                # each student's line as soon as it is done.
-                done, pending = concurrent.futures.wait(pending, timeout=0.5,
-                                                        return_when=concurrent.futures.FIRST_COMPLETED)
-                if caught and not announced:
-                    announced = True
-                    progress.line(f"grade-all: {signal.Signals(caught[0]).name}: stopping the graders; "
-                                  "graded results are kept, rerun to resume")
-                for future in done:
-                    outcome = future.result()
-                    status = outcome["status"]
-                    counts[status] += 1
-                    if status == "graded":
-                        progress.finished(outcome["name"], f"{reports.points(outcome['score'])} "
-                                          f"({outcome['seconds']:.0f} s)")
-                    elif status == "grader_error":
-                        progress.finished(outcome["name"], f"GRADER ERROR: {outcome['error']}", keep=True)
-                    else:
-                        progress.forget(outcome["name"])
+        yield caught
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        progress.close()
-    return {"students": len(selected), "counts": counts, "seed": seed, "out": out,
-            "interrupted": caught[0] if caught else None,
-            "seconds": round(time.monotonic() - wall, 1), "refused": refused}
+
+
+def _grade_pending(grading, progress, todo, jobs, caught):
+    """Grades `todo`, `jobs` at a time, each student's line as soon as it is
+    done; returns the count of each outcome's status."""
+    counts = {"graded": 0, "grader_error": 0, "interrupted": 0}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        pending = {pool.submit(_grade_one, grading, progress, name, path) for name, path in todo}
+        announced = False
+        while pending:
+            # Short waits, so the main thread runs signal handlers promptly.
+            done, pending = concurrent.futures.wait(pending, timeout=0.5,
+                                                    return_when=concurrent.futures.FIRST_COMPLETED)
+            if caught and not announced:
+                announced = True
+                progress.line(f"grade-all: {signal.Signals(caught[0]).name}: stopping the graders; "
+                              "graded results are kept, rerun to resume")
+            for future in done:
+                outcome = future.result()
+                counts[outcome["status"]] += 1
+                _show_outcome(progress, outcome)
+    return counts
+
+
+def _grade_one(grading, progress, name, path):
+    """One student's outcome (a worker thread's job): an error of grade-all
+    itself is recorded as that student's grader error, and the batch goes on."""
+    if grading.stopping.is_set():
+        return {"name": name, "status": "interrupted"}
+    progress.started(name)
+    try:
+        return grading.grade(name, path)
+    except Exception as failure:
+        error = f"grade-all: {failure!r}"
+        with contextlib.suppress(Exception):
+            grading.record_error(name, path, error, traceback.format_exc())
+        return {"name": name, "status": "grader_error", "error": error}
+
+
+def _show_outcome(progress, outcome):
+    if outcome["status"] == "graded":
+        progress.finished(outcome["name"], f"{reports.points(outcome['score'])} "
+                          f"({outcome['seconds']:.0f} s)")
+    elif outcome["status"] == "grader_error":
+        progress.finished(outcome["name"], f"GRADER ERROR: {outcome['error']}", keep=True)
+    else:
+        progress.forget(outcome["name"])
