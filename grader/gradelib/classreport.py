@@ -528,117 +528,153 @@ def _stats(values):
 
 
 def report_html(students, report_dir, sources, chart_files, similarity=None):
-    e = html.escape
+    """The page: one section after the other, then the students' table.
+    chart_files: {chart file name: its alt text}; similarity: the path of
+    similarity.html, or None when there is no similarity report."""
     graded = [s for s in students if not s.error]
-    totals = [reports.number(s.results.get("score")) for s in graded]
     flag_lists = {s.name: flags(s) for s in students}
-    parts = ["<h1>Grundy lab: class report</h1>"]
-    errors = len(students) - len(graded)
-    mean, median, low, high = _stats(totals)
-    parts.append(f'<p class="lead">{len(students)} students, {len(graded)} graded'
-                 + (f", {errors} with a grader error" if errors else "")
-                 + f"; mean {mean}, median {median} (of 100)</p>")
-    seeds = sorted({s.seed for s in students if s.seed}, key=lambda v: int(v))
-    parts.append('<p class="small">From ' + ", ".join("this directory" if src == "." else
-                                                        f"<code>{e(src)}</code>" for src in sources)
-                 + (f"; seed{'s' if len(seeds) > 1 else ''} {e(', '.join(seeds))}" if seeds else "")
-                 + ". The gradebook is <a href=\"gradebook.csv\">gradebook.csv</a>.</p>")
+    parts = [*_summary_section(students, graded, sources),
+             *_scores_section(graded, chart_files),
+             *_flags_section(flag_lists),
+             *_pass_rates_section(graded, chart_files),
+             *_failures_section(graded),
+             *_timing_section(graded, chart_files),
+             *_coverage_section(chart_files)]
+    if similarity:
+        parts.append(similarity_section(_href(similarity, report_dir), chart_files["similarity.svg"]))
+    parts += _students_section(students, flag_lists, report_dir)
+    return _page(parts)
 
-    parts.append('<h2 id="scores">Scores</h2>')
-    parts.append(f'<img src="charts/scores.svg" alt="{e(chart_files["scores.svg"])}" width="680" height="340">')
+
+def _summary_section(students, graded, sources):
+    e = html.escape
+    errors = len(students) - len(graded)
+    mean, median, _, _ = _stats(_totals(graded))
+    seeds = sorted({s.seed for s in students if s.seed}, key=lambda v: int(v))
+    return ["<h1>Grundy lab: class report</h1>",
+            f'<p class="lead">{len(students)} students, {len(graded)} graded'
+            + (f", {errors} with a grader error" if errors else "")
+            + f"; mean {mean}, median {median} (of 100)</p>",
+            '<p class="small">From ' + ", ".join("this directory" if src == "." else
+                                               f"<code>{e(src)}</code>" for src in sources)
+            + (f"; seed{'s' if len(seeds) > 1 else ''} {e(', '.join(seeds))}" if seeds else "")
+            + ". The gradebook is <a href=\"gradebook.csv\">gradebook.csv</a>.</p>"]
+
+
+def _totals(graded):
+    return [reports.number(s.results.get("score")) for s in graded]
+
+
+def _chart(chart_files, name, sized=True):
+    size = ' width="680" height="340"' if sized else ""
+    return f'<img src="charts/{name}" alt="{html.escape(chart_files[name])}"{size}>'
+
+
+def _scores_section(graded, chart_files):
     task_rows = []
     for task in TASKS:
-        values = [task_points(s)[task] for s in graded]
-        m, med, lo, hi = _stats(values)
+        m, med, lo, hi = _stats([task_points(s)[task] for s in graded])
         task_rows.append([f"Task {task}", m, med, lo, hi, TASK_MAX[task]])
-    task_rows.append(["Total", mean, median, low, high, 100])
-    parts.append(_table(["", "mean", "median", "min", "max", "out of"], task_rows, numeric={1, 2, 3, 4, 5}))
+    task_rows.append(["Total", *_stats(_totals(graded)), 100])
+    return ['<h2 id="scores">Scores</h2>', _chart(chart_files, "scores.svg"),
+            _table(["", "mean", "median", "min", "max", "out of"], task_rows, numeric={1, 2, 3, 4, 5})]
 
-    parts.append('<h2 id="flags">Flags</h2>')
+
+def _flag_rank(word):
+    """Flags in FLAG_ORDER's order (rejected:X by its base), unknown ones last."""
+    base = word.split(":")[0]
+    return (FLAG_ORDER.index(base) if base in FLAG_ORDER else 99, word)
+
+
+def _flags_section(flag_lists):
     counts = {}
     for words in flag_lists.values():
         for word in words:
             counts[word] = counts.get(word, 0) + 1
-    if counts:
-        def flag_rank(word):
-            base = word.split(":")[0]
-            return (FLAG_ORDER.index(base) if base in FLAG_ORDER else 99, word)
-        parts.append(_table(["flag", "students"], [[w, counts[w]] for w in sorted(counts, key=flag_rank)],
-                            numeric={1}))
-    else:
-        parts.append("<p>No student has a flag.</p>")
-    parts.append('<p class="small">rejected:X: an object check refused a file (X: the symbol or '
-                 "reason); not_compiled: a file did not compile or is missing; crash, timeout: a "
-                 "test crashed or ran out of time; over_budget: a timing check went over its CPU "
-                 "budget; leak, memory: leaks, or invalid accesses, found by the tests or valgrind; "
-                 "grader_error: the grader itself failed on this submission (see its "
-                 "logs/grade-all.txt).</p>")
+    table = (_table(["flag", "students"], [[w, counts[w]] for w in sorted(counts, key=_flag_rank)],
+                    numeric={1})
+             if counts else "<p>No student has a flag.</p>")
+    return ['<h2 id="flags">Flags</h2>', table,
+            '<p class="small">rejected:X: an object check refused a file (X: the symbol or '
+            "reason); not_compiled: a file did not compile or is missing; crash, timeout: a "
+            "test crashed or ran out of time; over_budget: a timing check went over its CPU "
+            "budget; leak, memory: leaks, or invalid accesses, found by the tests or valgrind; "
+            "grader_error: the grader itself failed on this submission (see its "
+            "logs/grade-all.txt).</p>"]
 
-    parts.append('<h2 id="tests">Pass rate per test</h2>')
-    parts.append(f'<img src="charts/pass-rates.svg" alt="{e(chart_files["pass-rates.svg"])}">')
-    rates = pass_rates(graded)
-    parts.append("<details>\n<summary>The same as a table</summary>\n"
-                 + _table(["task", "test", "passed", "of", "pass rate"],
-                          [[task if task is not None else "-", label, passed, count,
-                            f"{100 * passed / count:.0f}%" if count else "-"]
-                           for label, task, passed, count in rates], numeric={2, 3, 4})
-                 + "\n</details>")
 
-    parts.append('<h2 id="failures">Most common failure messages</h2>')
+def _pass_rates_section(graded, chart_files):
+    rows = [[task if task is not None else "-", label, passed, count,
+             f"{100 * passed / count:.0f}%" if count else "-"]
+            for label, task, passed, count in pass_rates(graded)]
+    return ['<h2 id="tests">Pass rate per test</h2>', _chart(chart_files, "pass-rates.svg", sized=False),
+            "<details>\n<summary>The same as a table</summary>\n"
+            + _table(["task", "test", "passed", "of", "pass rate"], rows, numeric={2, 3, 4})
+            + "\n</details>"]
+
+
+def _failures_section(graded):
     failures = common_failures(graded)
-    parts.append('<p class="small">First line of each failing test\'s message, numbers replaced by N, '
-                 f"so alike failures group; the {FAILURES_SHOWN} most frequent.</p>")
-    if failures:
-        parts.append(_table(["failures", "students", "message", "tests (most frequent first)"],
-                            [[count, who, message, ", ".join(tests[:3]) + (f" and {len(tests) - 3} more"
-                                                                          if len(tests) > 3 else "")]
-                             for message, count, who, tests in failures[:FAILURES_SHOWN]],
-                            numeric={0, 1}))
-    else:
-        parts.append("<p>No test failed.</p>")
+    parts = ['<h2 id="failures">Most common failure messages</h2>',
+             '<p class="small">First line of each failing test\'s message, numbers replaced by N, '
+             f"so alike failures group; the {FAILURES_SHOWN} most frequent.</p>"]
+    if not failures:
+        return parts + ["<p>No test failed.</p>"]
+    rows = [[count, who, message, ", ".join(tests[:3]) + (f" and {len(tests) - 3} more"
+                                                         if len(tests) > 3 else "")]
+            for message, count, who, tests in failures[:FAILURES_SHOWN]]
+    return parts + [_table(["failures", "students", "message", "tests (most frequent first)"], rows,
+                           numeric={0, 1})]
 
-    parts.append('<h2 id="timing">Timing against the reference</h2>')
-    parts.append(f'<img src="charts/timing.svg" alt="{e(chart_files["timing.svg"])}" width="680" height="340">')
-    timing_rows = []
+
+def _timing_section(graded, chart_files):
+    rows = []
     for position, entry in sorted(timing_data(graded).items()):
         ratios = entry["ratios"]
-        timing_rows.append([position, len(ratios),
-                            f"{statistics.median(ratios):.2f}" if ratios else "-",
-                            f"{min(ratios):.2f}" if ratios else "-", f"{max(ratios):.2f}" if ratios else "-",
-                            entry["stopped"], entry["other"]])
-    parts.append(_table(["position", "measured", "median ratio", "min", "max", "stopped at budget",
-                         "not measured (not built, wrong answer, no search, crash)"],
-                        timing_rows, numeric={1, 2, 3, 4, 5, 6}))
+        rows.append([position, len(ratios),
+                     f"{statistics.median(ratios):.2f}" if ratios else "-",
+                     f"{min(ratios):.2f}" if ratios else "-", f"{max(ratios):.2f}" if ratios else "-",
+                     entry["stopped"], entry["other"]])
+    return ['<h2 id="timing">Timing against the reference</h2>', _chart(chart_files, "timing.svg"),
+            _table(["position", "measured", "median ratio", "min", "max", "stopped at budget",
+                    "not measured (not built, wrong answer, no search, crash)"],
+                   rows, numeric={1, 2, 3, 4, 5, 6})]
 
-    parts.append('<h2 id="coverage">Coverage</h2>')
-    parts.append(f'<img src="charts/coverage.svg" alt="{e(chart_files["coverage.svg"])}" width="680" height="340">')
 
-    if similarity:
-        parts.append(similarity_section(_href(similarity, report_dir), chart_files["similarity.svg"]))
+def _coverage_section(chart_files):
+    return ['<h2 id="coverage">Coverage</h2>', _chart(chart_files, "coverage.svg")]
 
-    parts.append('<h2 id="students">Students</h2>')
-    rows = []
-    for s in students:
-        feedback = os.path.join(s.dir, "feedback.html")
-        if os.path.isfile(feedback):
-            link = ("html", f'<a href="{e(_href(feedback, report_dir))}">{e(s.name)}</a>')
-        else:
-            link = s.name
-        if s.error:
-            log = os.path.join(s.dir, "logs", "grade-all.txt")
-            note = ("html", f'{e(s.error)} (<a href="{e(_href(log, report_dir))}">log</a>)'
-                    if os.path.isfile(log) else e(s.error))
-            rows.append([link, "", "", "", "", ("html", e(";".join(flag_lists[s.name]))), note])
-            continue
-        tasks = task_points(s)
-        coverage = ((s.results or {}).get("extra_data") or {}).get("coverage_line_percent")
-        rows.append([link, _points_text(reports.number(s.results.get("score"))),
-                     *(_points_text(tasks[t]) for t in TASKS),
-                     ("html", e("; ".join(flag_lists[s.name]))),
-                     f"{reports.points(coverage)}%" if isinstance(coverage, (int, float)) else "-"])
-    parts.append(_table(["student (feedback)", "total", "task 0", "task 1", "task 2", "flags",
-                         "coverage"], rows, numeric={1, 2, 3, 4}))
 
+def _students_section(students, flag_lists, report_dir):
+    rows = [_student_row(s, flag_lists[s.name], report_dir) for s in students]
+    return ['<h2 id="students">Students</h2>',
+            _table(["student (feedback)", "total", "task 0", "task 1", "task 2", "flags",
+                    "coverage"], rows, numeric={1, 2, 3, 4})]
+
+
+def _student_row(s, words, report_dir):
+    """A student's row: the name links its feedback page when there is one;
+    a grader error has no points, only the error and a link to its log."""
+    e = html.escape
+    feedback = os.path.join(s.dir, "feedback.html")
+    if os.path.isfile(feedback):
+        link = ("html", f'<a href="{e(_href(feedback, report_dir))}">{e(s.name)}</a>')
+    else:
+        link = s.name
+    if s.error:
+        log = os.path.join(s.dir, "logs", "grade-all.txt")
+        note = ("html", f'{e(s.error)} (<a href="{e(_href(log, report_dir))}">log</a>)'
+                if os.path.isfile(log) else e(s.error))
+        return [link, "", "", "", "", ("html", e(";".join(words))), note]
+    tasks = task_points(s)
+    coverage = ((s.results or {}).get("extra_data") or {}).get("coverage_line_percent")
+    return [link, _points_text(reports.number(s.results.get("score"))),
+            *(_points_text(tasks[t]) for t in TASKS),
+            ("html", e("; ".join(words))),
+            f"{reports.points(coverage)}%" if isinstance(coverage, (int, float)) else "-"]
+
+
+def _page(parts):
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
             "img-src 'self'; style-src 'unsafe-inline'\">\n"
