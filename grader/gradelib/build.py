@@ -13,6 +13,7 @@ and the timing probe are prebuilt and never linked with a submission.
 
 import os
 import shutil
+import subprocess
 from dataclasses import dataclass, field
 
 from . import config, objcheck, safefs, sandbox
@@ -204,6 +205,14 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
         return
     build.accepted = True
     build.object = local
+
+
+def make_harness():
+    """(built, make's messages): builds the grader's harness (build/grader),
+    or finds it up to date, before a grading copies it."""
+    made = subprocess.run(["make", "--no-print-directory", "-s", "-C", config.REPO, "grader-harness"],
+                          capture_output=True, text=True, check=False)
+    return made.returncode == 0, made.stdout + made.stderr
 
 
 def harness(scratch, *parts):
