@@ -271,17 +271,28 @@ class _Capped:
 SIDE_CAP = 16 << 20
 
 
-def _collect(stream, into, cap):
-    while True:
-        chunk = stream.read(65536)
-        if not chunk:
-            return
-        if len(into) + len(chunk) <= cap:
-            into += chunk
+class _Whole:
+    """Collects a stream whole, up to `cap` bytes (a chunk past it is dropped)."""
+
+    def __init__(self, stream, cap):
+        self.data = bytearray()
+        self.thread = threading.Thread(target=self._read, args=(stream, cap), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream, cap):
+        while True:
+            chunk = stream.read(65536)
+            if not chunk:
+                return
+            if len(self.data) + len(chunk) <= cap:
+                self.data += chunk
+
+    def bytes(self):
+        self.thread.join(timeout=5)
+        return bytes(self.data)
 
 
-def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, stdin_data=None,
-        side_channel=False, hide=()):
+def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_channel=False, hide=()):
     """Runs argv in the sandbox; never raises for the command's own failures.
 
     hide: directories masked (an empty tmpfs) for this run only, before
@@ -295,22 +306,47 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, stdin_
     processes, never by a student process); it is kept whole, up to
     SIDE_CAP bytes, in RunResult.side rather than capped as text."""
     limits = limits or Limits()
+    if mode.uid is not None:
+        for path in writable:
+            _give_to(path, mode.uid, mode.gid)
+    command, popen_env = _command(mode, argv, cwd, readable, writable, env, hide, side_channel)
+    start = time.monotonic()
+    try:
+        process = subprocess.Popen(command, cwd=cwd, env=popen_env, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   preexec_fn=_preexec(limits, mode))
+    except OSError as error:
+        return RunResult(list(argv), 127, None, False, 0.0, "", f"cannot start: {error}")
+    side = _Whole(process.stdout, SIDE_CAP) if side_channel else None
+    out = _Capped(None if side_channel else process.stdout)
+    err = _Capped(process.stderr)
+    timed_out = _wait_then_kill(process, limits.wall_seconds)
+    elapsed = time.monotonic() - start
+    code, sig = _exit_of(mode, process.returncode)
+    side_data = side.bytes() if side is not None else b""
+    result = RunResult(list(argv), code, sig, timed_out, elapsed,
+                       out.text(), err.text(), out.total, err.total, side_data)
+    if mode.on_run is not None:
+        mode.on_run(result, cwd)
+    return result
+
+
+def _command(mode, argv, cwd, readable, writable, env, hide, side_channel):
+    """(the command line, the environment Popen gives it): bubblewrap's
+    around argv, or argv itself; the command's own environment is a clean
+    one plus `env`."""
     # Temporary files (gcc's, Criterion's sockets, valgrind's vgdb pipes) go
     # to the private /tmp under bubblewrap; without it, to the run's own
     # writable directory, which the grader removes, never to the real /tmp.
     tmpdir = "/tmp" if mode.bwrap or not writable else writable[0]
     clean_env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": cwd, "TMPDIR": tmpdir}
     clean_env.update(env or {})
-    if mode.uid is not None:
-        for path in writable:
-            _give_to(path, mode.uid, mode.gid)
     if mode.bwrap:
         command = _bwrap_argv(mode, argv, cwd, readable, writable, clean_env, hide)
         popen_env = {"PATH": "/usr/bin:/bin"}
     else:
         command = list(argv)
         popen_env = clean_env
-    side = bytearray()
     if side_channel:
         # The command's stdout is the side channel: test runners print
         # nothing there, and their student processes print elsewhere.
@@ -319,39 +355,28 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, stdin_
             command[at:at] = ["--setenv", "GRADER_SIDE_FD", "1"]
         else:
             popen_env["GRADER_SIDE_FD"] = "1"
-    start = time.monotonic()
-    try:
-        process = subprocess.Popen(command, cwd=cwd, env=popen_env, stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   preexec_fn=_preexec(limits, mode))
-    except OSError as error:
-        return RunResult(list(argv), 127, None, False, 0.0, "", f"cannot start: {error}")
-    side_thread = None
-    if side_channel:
-        side_thread = threading.Thread(target=_collect, args=(process.stdout, side, SIDE_CAP),
-                                       daemon=True)
-        side_thread.start()
-    out = _Capped(process.stdout) if not side_channel else _Capped(None)
-    err = _Capped(process.stderr)
+    return command, popen_env
+
+
+def _wait_then_kill(process, wall_seconds):
+    """Waits for the run up to its wall-clock limit, then kills what is left
+    of its process group; returns whether the limit was reached."""
     timed_out = False
     try:
-        process.wait(timeout=limits.wall_seconds)
+        process.wait(timeout=wall_seconds)
     except subprocess.TimeoutExpired:
         timed_out = True
     _kill_group(process)
     process.wait()
-    elapsed = time.monotonic() - start
-    code = process.returncode
+    return timed_out
+
+
+def _exit_of(mode, code):
+    """(exit code or None, signal or None) of a finished run."""
     sig = -code if code is not None and code < 0 else None
     if mode.bwrap and code is not None and code > 128:
         sig = code - 128   # bwrap, as the namespace's init, reports a signal death as 128 + signal
-    if side_thread is not None:
-        side_thread.join(timeout=5)
-    result = RunResult(list(argv), None if sig else code, sig, timed_out, elapsed,
-                       out.text(), err.text(), out.total, err.total, bytes(side))
-    if mode.on_run is not None:
-        mode.on_run(result, cwd)
-    return result
+    return (None if sig else code), sig
 
 
 def _kill_group(process):
