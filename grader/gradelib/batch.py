@@ -212,9 +212,9 @@ def write_batch_file(out, info):
 
 # ---- grading one student ------------------------------------------------------
 
-class Runner:
-    """Grades students one by one (call grade() from worker threads); stop()
-    kills every grader still running and makes the workers give up."""
+class StudentGrading:
+    """grader/grade run on one student per grade() call, from worker threads;
+    stop() kills every grader still running and makes the workers give up."""
 
     def __init__(self, out, seed, timeout, lock_fd, grade_args=()):
         self.out = out
@@ -485,7 +485,7 @@ def _run_locked(submissions_dir, out, jobs, seed, force, shard, only, timeout, g
     todo, fresh = split_up_to_date(out, selected, force)
     for name in fresh:
         progress.finished(name, "up to date, skipped")
-    grading = Runner(out, seed, timeout, lock_fd, grade_args)
+    grading = StudentGrading(out, seed, timeout, lock_fd, grade_args)
     try:
         with _stopping_on_signals(grading) as caught:
             counts = _grade_pending(grading, progress, todo, jobs, caught)
