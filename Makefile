@@ -46,21 +46,21 @@ GIVEN_OBJ := $(patsubst %.c,$(BUILD)/given/%.o,$(notdir $(GIVEN_SRC)))
 ORACLE_OBJ := $(patsubst %.c,$(BUILD)/oracle/%.o,$(notdir $(ORACLE_SRC)))
 SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/support/%.o,$(notdir $(SUPPORT_SRC)))
 IMPL_OBJ := $(BUILD)/impl/grundy_position.o $(BUILD)/impl/grundy_solver.o
-RUNNERS := $(TASKS:%=$(BUILD)/test_%)
+SUITE_PROGRAMS := $(TASKS:%=$(BUILD)/test_%)
 
-# Each runner wraps what its checks observe: every allocation (leak checks
+# Each test program wraps what its checks observe: every allocation (leak checks
 # as assertions) and, for Task 2, every call to grundy_get_moves (the
 # memoization check). See tests/support/*.h.
 WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 LDLIBS_TEST := -lcriterion
 
-# Criterion's own flags for the runners; one test process per core.
+# Criterion's own flags for the test programs; one test process per core.
 CRITERION_FLAGS ?=
 
 .PHONY: all test $(TASKS:%=test-%) memcheck coverage check demo deps handouts clean
 .DEFAULT_GOAL := all
 
-all: bin/grundy $(RUNNERS)
+all: bin/grundy $(SUITE_PROGRAMS)
 
 # ---- building ---------------------------------------------------------------
 
@@ -128,7 +128,7 @@ GRADER_CFLAGS := $(LAB_CFLAGS) $(STRICT) $(INCLUDES) -Igrader/boundary -I$(GRADE
 # The API's crossing of the boundary, generated from the lab's definition.
 BOUNDARY_GEN := $(addprefix $(GRADER_BUILD)/gen/,api_ops.h proxy_api.inc server_api.inc)
 BOUNDARY_HDR := $(wildcard grader/boundary/*.h) $(BOUNDARY_GEN)
-# Trusted side: what every runner and the probe link besides their own code.
+# Trusted side: what every runner and both probes link besides their own code.
 TRUSTED_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,proxy.o spawn.o seccomp_policy.o wire.o) \
                $(GRADER_BUILD)/given/grundy_given.o
 # Student side: linked with a submission's two objects into a student process.

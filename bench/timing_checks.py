@@ -6,8 +6,8 @@ to CPU 0, the loop to the last CPU):
 
   - the public suite's (tests/lab/test_task2.c: the child's CPU budget is
     the lab's ratio x the calibration solver's time on the same position),
-    through the Task 2 runner itself, built from the reference and from the
-    unmemoized fixture; its log lines give the CPU time and the budget;
+    through the Task 2 test program itself (test_task2), built from the
+    reference and from the unmemoized fixture; its log lines give the CPU time and the budget;
   - the grader's (grader/gradelib/timing.py with the trusted probe,
     grader/boundary/timing_probe.c: the same ratio x the same calibration
     solver's best of 3, on positions drawn from a seed, a new one each
@@ -60,11 +60,11 @@ class BusyLoop:
         os.sched_setaffinity(0, self.saved)
 
 
-def public_suite(runner, test_filter):
-    """One run of the Task 2 runner: {position: (cpu or None, budget, calibration)}, passed."""
+def public_suite(program, test_filter):
+    """One run of the Task 2 test program: {position: (cpu or None, budget, calibration)}, passed."""
     env = dict(os.environ, GRUNDY_DATA_DIR=os.path.join(REPO, "tests", "data"))
     env.pop("LAB_SKIP_TIMING", None)
-    run = subprocess.run([runner, f"--filter={test_filter}", "-j1", "--verbose"],
+    run = subprocess.run([program, f"--filter={test_filter}", "-j1", "--verbose"],
                          capture_output=True, text=True, env=env, cwd=REPO, check=False)
     out = run.stdout + run.stderr
     seen = {}
@@ -97,7 +97,7 @@ def grader_programs(fixture_dir, log):
     return scratch, mode, programs
 
 
-def run_all(runs, suite_runners, fixture_dir, say):
+def run_all(runs, suite_programs, fixture_dir, say):
     """Every run; returns the raw observations per check and solver."""
     quiet = lambda message: None  # noqa: E731
     scratch, mode, programs = grader_programs(fixture_dir, quiet)
@@ -108,9 +108,9 @@ def run_all(runs, suite_runners, fixture_dir, say):
         with BusyLoop():
             for i in range(runs):
                 results["public"]["reference"].append(
-                    public_suite(suite_runners["reference"], "task2/large_*"))
+                    public_suite(suite_programs["reference"], "task2/large_*"))
                 results["public"]["unmemoized"].append(
-                    public_suite(suite_runners["unmemoized"], "task2/large_single_heaps_are_fast"))
+                    public_suite(suite_programs["unmemoized"], "task2/large_single_heaps_are_fast"))
                 for name in ("reference", "unmemoized"):
                     # A new seed each run: each run times other drawn positions.
                     entries, _ = timing.check(mode, scratch, programs[name], SEED + i, quiet)

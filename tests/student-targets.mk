@@ -2,11 +2,11 @@
 # memcheck and coverage. Included by the staff Makefile and by the student
 # release's Makefile (grader/release/Makefile), so both run the suites the
 # same way. The including Makefile defines IMPL, IMPL_NAME, BUILD, TASKS,
-# RUNNERS and CRITERION_FLAGS, and how to build $(BUILD)/test_<task>.
+# SUITE_PROGRAMS and CRITERION_FLAGS, and how to build $(BUILD)/test_<task>.
 
 # Runs every task's suite (a failing task does not stop the others), then
 # prints the per-task summary; fails if any test failed.
-test: $(RUNNERS)
+test: $(SUITE_PROGRAMS)
 	@tests/run-suites $(BUILD) $(TASKS) -- $(CRITERION_FLAGS)
 
 $(TASKS:%=test-%): test-%: $(BUILD)/test_%
@@ -14,7 +14,7 @@ $(TASKS:%=test-%): test-%: $(BUILD)/test_%
 
 # The suites under valgrind. Timing checks are skipped (valgrind slows
 # everything down 20-50x); leaks and invalid accesses fail the run.
-memcheck: $(RUNNERS)
+memcheck: $(SUITE_PROGRAMS)
 	@LAB_SKIP_TIMING=1 tests/run-suites --valgrind $(BUILD) $(TASKS) -- $(CRITERION_FLAGS)
 
 # Line and branch coverage of the two solution files, as HTML. Built apart (no

@@ -1,7 +1,7 @@
 /*
  * test_task2.c - Task 2: memoization.
  *
- * Two kinds of check. Counting: the runner wraps grundy_get_moves (see
+ * Two kinds of check. Counting: grundy_get_moves is wrapped (see
  * expansion_counter.h), so "each position is expanded at most once" and
  * "a repeated question costs at most one expansion" are exact, whatever
  * the machine. Timing: the student's solver runs the timed positions in a

@@ -1,7 +1,7 @@
 /*
  * alloc_tracker.h - counts the heap blocks the code under test holds.
  *
- * Runners that link alloc_tracker.c with
+ * Programs that link alloc_tracker.c with
  *   -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
  * route every allocation made by the lab's object files (student code,
  * given code, tests) through this module, which remembers each live block.

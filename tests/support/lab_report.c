@@ -1,7 +1,7 @@
 /*
  * lab_report.c - the per-task summary at the end of `make test`.
  *
- * A Criterion report hook: after all tests of a runner, it prints one line
+ * A Criterion report hook: after all tests of a program, it prints one line
  * per suite (= per task) with the passed count and a verdict a student can
  * act on (PASS, FAIL, or NOT STARTED when every failure is a stub that was
  * reached), and appends a machine-readable copy of that line, and a

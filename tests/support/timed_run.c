@@ -1,5 +1,6 @@
 /*
- * timed_run.c - the child-process runner behind timed_run.h.
+ * timed_run.c - runs a solver in a child process under a CPU budget
+ * (timed_run.h).
  */
 #define _GNU_SOURCE /* wait4 */
 #include <signal.h>
