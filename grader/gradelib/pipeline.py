@@ -74,7 +74,9 @@ def build_phase(ctx):
     return builds
 
 
-def build_results(builds):
+def results_of_build_tests(builds):
+    """The TestResults build::FILE: whether each file was accepted, and if
+    not, why (its compiler errors or the object checks' rejections)."""
     tests = []
     for file, task in ((config.POSITION, 0), (config.SOLVER, 1)):
         b = builds[file]
@@ -114,7 +116,7 @@ def run_task(ctx, all_tests, task, program):
 
 def suites_phase(ctx, builds, all_tests):
     """Task 0 first: whether Tasks 1-2 use the submission's map depends on it."""
-    task0 = run_task(ctx, all_tests, 0, program_phase_one(ctx, builds, 0, True))
+    task0 = run_task(ctx, all_tests, 0, student_program(ctx, builds, 0, True))
     position_from_student = builds[config.POSITION].accepted and all(t.passed for t in task0)
     if not position_from_student and builds[config.SOLVER].accepted:
         ctx.notes.append("Tasks 1 and 2 were graded with the reference grundy_position.c, "
@@ -123,11 +125,11 @@ def suites_phase(ctx, builds, all_tests):
     results = list(task0)
     for task in (1, 2):
         results += run_task(ctx, all_tests, task,
-                            program_phase_one(ctx, builds, task, position_from_student))
+                            student_program(ctx, builds, task, position_from_student))
     return results, position_from_student
 
 
-def program_phase_one(ctx, builds, task, position_from_student, static=True, suffix=""):
+def student_program(ctx, builds, task, position_from_student, static=True, suffix=""):
     """(path, "") of a task's student program, or (None, why). Each distinct
     pair of objects is linked once per grading and then reused: Tasks 1 and
     2 share theirs, and the timing phase runs the suites' one."""
@@ -152,7 +154,7 @@ def program_phase_one(ctx, builds, task, position_from_student, static=True, suf
 # ---- timing ------------------------------------------------------------------------
 
 def timing_phase(ctx, builds, position_from_student):
-    student, _ = program_phase_one(ctx, builds, 2, position_from_student)
+    student, _ = student_program(ctx, builds, 2, position_from_student)
     return timing.check(ctx.mode, ctx.scratch, student, ctx.seed, ctx.log)
 
 
@@ -179,8 +181,8 @@ def memory_phase(ctx, builds, position_from_student, suite_results):
                    for task in config.TASKS}
     # Linked here, one after the other: Tasks 1 and 2 share a program, and
     # two threads must not link the same file at once.
-    programs = {task: program_phase_one(ctx, builds, task, position_from_student, static=False,
-                                        suffix="_dynamic")[0] if selected_of[task] else None
+    programs = {task: student_program(ctx, builds, task, position_from_student, static=False,
+                                      suffix="_dynamic")[0] if selected_of[task] else None
                 for task in config.TASKS}
 
     def one(task):
@@ -225,7 +227,7 @@ def growth_phase(ctx, builds, position_from_student, memory_results):
     """The outside check of every memory test that passed (config.GATES):
     run only where a memory test needs it."""
     needed = {t.task for t in memory_results if t.passed}
-    programs = {task: program_phase_one(ctx, builds, task, position_from_student)[0]
+    programs = {task: student_program(ctx, builds, task, position_from_student)[0]
                 for task in config.TASKS if task in needed}
     tests = growth.check(ctx.mode, ctx.scratch, programs, ctx.seed, ctx.log)
     for t in tests:
@@ -339,7 +341,8 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
         passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
         cov = ctx.phase("coverage", lambda c: coverage.measure(c.mode, c.scratch, builds, c.out,
                                                                c.seed, c.log, passed_public))
-        tests = build_results(builds) + suite_results + timing_results + memory_results + growth_results
+        tests = (results_of_build_tests(builds) + suite_results + timing_results + memory_results
+                 + growth_results)
         scored = score(tests, rubric_path)
         entries = result_entries(scored)
         result = {"submission": submission, "started": started, "seed": seed,
