@@ -16,27 +16,17 @@ and growth::task2 share the solver workload on the solver's program. They
 carry no points of their own.
 """
 
-import json
-import os
-
-from . import build, config, sandbox
+from . import build, config, probes, sandbox
 from .results import TestResult
 
 WORKLOAD_OF_TASK = {0: "position", 1: "solver", 2: "solver"}
 
 
 def _probe(mode, scratch, program, workload, seed):
-    run_dir = os.path.join(scratch, "runs", f"growth-{workload}")
-    os.makedirs(run_dir, exist_ok=True)
-    result = sandbox.run(mode, [build.growth_probe(scratch), program, workload, str(seed)],
-                         cwd=run_dir, readable=[scratch], writable=[run_dir],
-                         limits=sandbox.Limits(cpu_seconds=60, wall_seconds=config.GROWTH_WALL_SECONDS))
-    try:
-        verdict = json.loads(result.stdout.strip().splitlines()[-1])
-        if not isinstance(verdict, dict) or not result.ok:
-            raise ValueError
-    except (ValueError, IndexError):
-        verdict = {"outcome": "probe failed", "message": f"the growth probe failed: {result.describe()}"}
+    verdict, _ = probes.run(mode, scratch, [build.growth_probe(scratch), program, workload, str(seed)],
+                            f"growth-{workload}",
+                            sandbox.Limits(cpu_seconds=60, wall_seconds=config.GROWTH_WALL_SECONDS),
+                            {"outcome": "probe failed", "message": "the growth probe failed"})
     return verdict
 
 

@@ -20,12 +20,10 @@ cannot be looked up in advance; the oracle (the probe's --classify) picks
 two-heap positions of a given outcome.
 """
 
-import json
 import math
-import os
 import random
 
-from . import build, config, sandbox
+from . import build, config, probes, sandbox
 from .results import TestResult
 
 
@@ -64,21 +62,11 @@ def _classify(mode, scratch, probe, heaps):
 
 
 def _probe(mode, scratch, program, heaps, budget, name):
-    run_dir = os.path.join(scratch, "runs", name)
-    os.makedirs(run_dir, exist_ok=True)
     wall = 4 * budget + 10 if budget > 0 else 60
-    result = sandbox.run(mode, [build.timing_probe(scratch), program, f"{budget:.6f}",
-                                *map(str, heaps)],
-                         cwd=run_dir, readable=[scratch], writable=[run_dir],
-                         limits=sandbox.Limits(cpu_seconds=math.ceil(budget) + 30, wall_seconds=wall))
-    # The probe's stdout is its own: the student process prints to stderr.
-    try:
-        verdict = json.loads(result.stdout.strip().splitlines()[-1])
-        if not isinstance(verdict, dict) or not result.ok:
-            raise ValueError
-    except (ValueError, IndexError):
-        verdict = {"outcome": "probe failed", "cpu": None, "correct": False,
-                   "message": f"the timing probe failed: {result.describe()}"}
+    verdict, result = probes.run(
+        mode, scratch, [build.timing_probe(scratch), program, f"{budget:.6f}", *map(str, heaps)], name,
+        sandbox.Limits(cpu_seconds=math.ceil(budget) + 30, wall_seconds=wall),
+        {"outcome": "probe failed", "cpu": None, "correct": False, "message": "the timing probe failed"})
     verdict["run"] = result
     return verdict
 
@@ -87,17 +75,12 @@ def _calibrate(mode, scratch, heaps, name):
     """The yardstick's CPU seconds on heaps (the fastest of its runs)."""
     times = []
     for k in range(config.CALIBRATION_RUNS):
-        run_dir = os.path.join(scratch, "runs", f"timing-calibrate-{name}-{k}")
-        os.makedirs(run_dir, exist_ok=True)
-        result = sandbox.run(mode, [build.timing_probe(scratch), "--calibrate", *map(str, heaps)],
-                             cwd=run_dir, readable=[scratch], writable=[run_dir],
-                             limits=sandbox.Limits(cpu_seconds=60, wall_seconds=120))
-        try:
-            verdict = json.loads(result.stdout.strip().splitlines()[-1])
-            if result.ok and verdict.get("agrees") and isinstance(verdict.get("cpu"), (int, float)):
-                times.append(verdict["cpu"])
-        except (ValueError, IndexError, AttributeError):
-            pass
+        verdict, result = probes.run(
+            mode, scratch, [build.timing_probe(scratch), "--calibrate", *map(str, heaps)],
+            f"timing-calibrate-{name}-{k}", sandbox.Limits(cpu_seconds=60, wall_seconds=120),
+            {"outcome": "probe failed", "message": "the calibration failed"})
+        if verdict.get("agrees") and isinstance(verdict.get("cpu"), (int, float)):
+            times.append(verdict["cpu"])
     if not times:
         raise RuntimeError(f"the calibration solver failed on {position_text(heaps)}: "
                            f"{result.describe()} {result.stderr[:500]}")
