@@ -354,18 +354,9 @@ def install(out, name, partial):
         os.rmdir(trash)               # a fresh unique name (we hold OUT's lock): the old result takes it
         os.rename(final, trash)
     os.rename(partial, final)
-    _fsync_dir(out)
+    reports.fsync_dir(out)
     if trash is not None:
         shutil.rmtree(trash, ignore_errors=True)
-
-
-def _fsync_dir(path):
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 # ---- progress -----------------------------------------------------------------

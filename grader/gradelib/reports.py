@@ -658,12 +658,17 @@ def write_atomic(out_dir: str, name: str, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    with contextlib.suppress(OSError):  # make the rename itself durable
-        dir_fd = os.open(out_dir, os.O_RDONLY)
+    fsync_dir(out_dir)   # make the rename itself durable
+
+
+def fsync_dir(path):
+    """fsync of a directory, so that the renames in it survive a crash (best effort)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
         try:
-            os.fsync(dir_fd)
+            os.fsync(fd)
         finally:
-            os.close(dir_fd)
+            os.close(fd)
 
 
 def write_reports(result: dict, out_dir: str) -> None:
