@@ -8,7 +8,8 @@ its globals localized; then a student program is linked per task from
 either the submission's or the reference's object for each file (task
 isolation, decided by the caller) and the student side of the boundary
 (grader/boundary/student_server.c and the given code). The test runners
-and the timing probe are prebuilt and never linked with a submission.
+and the timing and growth probes are prebuilt and never linked with a
+submission.
 """
 
 import os

@@ -1,4 +1,5 @@
-"""Per-grading caps on total memory and processes: a cgroup of its own.
+"""Per-grading caps on total memory and processes: a cgroup of its own,
+which also gives the grading one share of the CPU where it can.
 
 rlimits cap each process; a grading runs many at once (two test processes,
 three valgrind runs, compilers), so its total is capped by a control group
@@ -14,6 +15,8 @@ Where it is made, strongest first:
   build machine, whose unified hierarchy has no controllers): a group under
   the grader's own path in each, with memory.limit_in_bytes and pids.max;
 - otherwise "rlimits only (per-grading uid, RLIMIT_NPROC)", with the reason.
+Where a cpu controller is there too (offered to v2's child, or a v1 cpu
+hierarchy), the group is also the grading's CPU share (_v1_cpu says why).
 Any OSError on the way (not root, a read-only /sys/fs/cgroup in a
 container, v2's rule against enabling controllers in a cgroup that has
 processes) falls back to the next, and the reason is in describe(), which

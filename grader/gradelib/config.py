@@ -45,18 +45,16 @@ CALL_SECONDS = 8
 STUDENT_CPU_SECONDS = 30
 
 # The valgrind pass: these light tests, when they passed in the main run.
-# Each runner and each test is a process of its own under valgrind, and
-# every such process costs about a second and a half of CPU before it does
-# anything (valgrind loads and instruments Criterion's twenty shared
-# libraries), so the list is as short as it can be while it still reaches
-# every function of both files the other functions call: building, growing,
-# inserting, removing, copying and freeing maps, expanding two levels deep,
-# both solver questions on single, multi-heap, paired and terminal
-# positions, the memo's lookups, insertions and clearing. On the reference
-# these four tests execute the same lines as the ten of the first version
-# but one (89% of the two files), in less than half the time; their
-# positions stay small enough for an unmemoized solver under valgrind's
-# 20-50x slowdown.
+# Each test starts a student process of its own under valgrind, and every
+# such process costs CPU before it does anything (valgrind loads and
+# instruments the program and libc: about 0.6 s on the build machine), so
+# the list is as short as it can be while it still reaches every function
+# of both files the other functions call: building, growing, inserting,
+# removing, copying and freeing maps, expanding two levels deep, both
+# solver questions on single, multi-heap, paired and terminal positions,
+# the memo's lookups, insertions and clearing (on the reference, 89% of the
+# lines of the two files). Their positions stay small enough for an
+# unmemoized solver under valgrind's 20-50x slowdown.
 MEMCHECK_TESTS = {
     0: ["task0::nothing_leaks", "task0::moves_two_levels_deep"],
     1: ["task1::p_and_n_always_disagree"],

@@ -1,6 +1,6 @@
 """Checks a submission's object file before it is linked: a teaching aid.
 
-These checks no longer keep the grader safe: the submission runs alone in
+These checks are not what keeps the grader safe: the submission runs alone in
 a student process behind a seccomp filter (grader/boundary/), with no test,
 oracle or report in its address space, so a constructor, a raw system call
 or a forbidden function can earn nothing there. They stay because they
@@ -14,7 +14,9 @@ not do, instead of a bare "killed by the sandbox". Each check:
   no exit, fork, exec*, system, signal, dlopen, open/fopen, socket, syscall;
 - instructions: no raw system calls (syscall, sysenter, int 0x80);
 - defined symbols: every global outside the API is made local (objcopy
-  --keep-global-symbol), so it cannot interpose on the harness or the oracle.
+  --keep-global-symbol), so a helper of the submission can neither clash
+  with nor stand in for a symbol of what its student program is linked with
+  (the server loop, the given code, the counters, the reference's other file).
 """
 
 import re

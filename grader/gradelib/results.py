@@ -9,10 +9,10 @@ kind:    None for a suite test; "build", "timing" or "memory" for the
          grader's own checks
 flags:   facts about the failure, for the gradebook: crash, timeout,
          over_budget, leak, memory, not_compiled, rejected:<what>
-figures: counts only the student process can report (expansions,
-         memo_size, live_allocations) that a suite test read; such a test
-         earns its points only when a check made from outside agrees (see
-         pipeline.GATES)
+figures: what a test rests on that only the student process can report
+         (expansions, memo_size, live_allocations read by a suite test;
+         valgrind for a memory check); such a test earns its points only
+         when a check made from outside agrees (see config.GATES)
 withheld: why a passed test earns no points (a failed gate), or ""
 """
 

@@ -23,8 +23,8 @@ joins before it drops root, capping the memory and processes of all its
 runs together, not only of each process.
 
 The mode is detected once (`detect()`), and logged by the caller. When
-commands run as `nobody`, every directory above the scratch directory must
-let `nobody` in (a private TMPDIR of mode 0700 does not): detect() then
+commands run as a sandbox uid, every directory above the scratch directory
+must let that uid in (a private TMPDIR of mode 0700 does not): detect() then
 refuses with a clear error (the grader fails, exit status 3) rather than
 grading with a sandbox that cannot read the build, which would look like a
 submission that does not compile.

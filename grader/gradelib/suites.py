@@ -3,11 +3,11 @@ its report into TestResults.
 
 The runner (build/grader/runner_taskN) holds the suites, public and hidden,
 the oracle and the report hook, and no submission code: every call of the
-lab's API crosses to a student process started from STUDENT_PROGRAM
-(grader/boundary/proxy.c), which runs behind a seccomp filter and cannot
-open a file, so the report file can only come from the runner. A test the
-report does not mention, or every test of a runner whose report is missing
-or unreadable, counts as failed ("missing").
+lab's API crosses to a student process started from the student program
+($GRADER_SERVER, grader/boundary/proxy.c), which runs behind a seccomp
+filter and cannot open a file, so the report file can only come from the
+runner. A test the report does not mention, or every test of a runner
+whose report is missing or unreadable, counts as failed ("missing").
 
 Every run passes Criterion a per-test timeout of TEST_TIMEOUT seconds; the
 proxy's own limit on one call (config.CALL_SECONDS, then 2 s once two calls
