@@ -20,7 +20,7 @@ Output, in REPORT_DIR, each file written atomically:
                   file, so merged shards can be compared with one run (cmp).
   report.html     for staff: score histogram, per-task averages, flags,
                   per-test pass rates, the most common failure messages,
-                  timing ratios against the reference, coverage, and one
+                  timing ratios to the calibration solver, coverage, and one
                   row per student linking its feedback.html. No JavaScript;
                   everything taken from results is HTML-escaped; only
                   relative links.
@@ -432,11 +432,11 @@ def charts(students):
         counts[-1] = entry["stopped"]
         series.append((position, counts, palette[i % len(palette)]))
     out["timing.svg"] = (bar_chart(
-        "CPU time against the reference", "For each timed position, how many students' solvers "
-        "took a CPU time in each range of ratios to the reference solution's (x times the "
-        "reference; 'stopped' = killed at the CPU budget).", categories,
+        "CPU time against the calibration solver", "For each timed position, how many students' "
+        "solvers took a CPU time in each range of ratios to the calibration solver's (x times "
+        "the calibration solver; 'stopped' = killed at the CPU budget).", categories,
         series or [("students", [0] * len(categories), "#3b6fb6")],
-        "CPU time / reference CPU time (ratio ranges, log-spaced)", "students"),
+        "CPU time / calibration CPU time (ratio ranges, log-spaced)", "students"),
         "Grouped histogram of timing ratios per timed position; the numbers are in the table below.")
 
     coverage = coverage_values(graded)
@@ -635,7 +635,7 @@ def _timing_section(graded, chart_files):
                      f"{statistics.median(ratios):.2f}" if ratios else "-",
                      f"{min(ratios):.2f}" if ratios else "-", f"{max(ratios):.2f}" if ratios else "-",
                      entry["stopped"], entry["other"]])
-    return ['<h2 id="timing">Timing against the reference</h2>', _chart(chart_files, "timing.svg"),
+    return ['<h2 id="timing">Timing against the calibration solver</h2>', _chart(chart_files, "timing.svg"),
             _table(["position", "measured", "median ratio", "min", "max", "stopped at budget",
                     "not measured (not built, wrong answer, no search, crash)"],
                    rows, numeric={1, 2, 3, 4, 5, 6})]
