@@ -9,7 +9,7 @@ job (regrade the student in its own OUT with grade-all instead).
 
 Output, in REPORT_DIR, each file written atomically:
 
-  gradebook.csv   student,total,task0,task1,task2,flags,seed; one row per
+  gradebook.csv   student,total,taskN for each task of the term,flags,seed; one row per
                   student, sorted by name. flags are semicolon-separated
                   words, in this order: rejected:<what> (one per rejected
                   symbol or reason: rejected:fopen, rejected:constructor,
@@ -49,7 +49,8 @@ TASKS = tuple(config.TASKS)
 TASK_MAX = {t.number: t.points for t in config.LAB.tasks}
 FLAG_ORDER = ["rejected", "not_compiled", "crash", "timeout", "over_budget", "leak", "memory",
               "grader_error"]
-TASK_COLORS = {0: "#3b6fb6", 1: "#d9822b", 2: "#3a9a5b"}
+TASK_COLORS = {0: "#3b6fb6", 1: "#d9822b", 2: "#3a9a5b", 5: "#8e5cb5", 6: "#b5495b", 7: "#4a9fa8",
+               8: "#8a7a3a"}
 FAILURES_SHOWN = 25
 MESSAGE_SHOWN = 160
 TIMING_EDGES = [0.5, 1, 2, 5, 10, 20]
@@ -162,7 +163,7 @@ def gradebook_rows(students):
     rows = []
     for s in students:
         if s.error:
-            rows.append([s.name, "", "", "", "", ";".join(flags(s)), s.seed])
+            rows.append([s.name, "", *("" for _ in TASKS), ";".join(flags(s)), s.seed])
             continue
         tasks = task_points(s)
         rows.append([s.name, _points_text(reports.number(s.results.get("score"))),
@@ -173,7 +174,7 @@ def gradebook_rows(students):
 def gradebook_csv(students):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", "total", "task0", "task1", "task2", "flags", "seed"])
+    writer.writerow(["student", "total", *(f"task{t}" for t in TASKS), "flags", "seed"])
     writer.writerows(gradebook_rows(students))
     return buffer.getvalue()
 
@@ -417,7 +418,7 @@ def charts(students):
     out["pass-rates.svg"] = (hbar_chart(
         "Pass rate per test", f"For each of the {len(rows)} tests, the share of the {len(graded)} "
         "graded students who passed it; bars colored by task.", rows,
-        "students who passed the test (%)", [(f"Task {t}", TASK_COLORS[t]) for t in TASKS]),
+        "students who passed the test (%)", [(f"Task {t}", TASK_COLORS.get(t, "#888888")) for t in TASKS]),
         "Bar chart of the pass rate of each test; the same numbers are in the table below.")
 
     timing = timing_data(graded)

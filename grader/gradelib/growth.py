@@ -19,7 +19,7 @@ carry no points of their own.
 from . import build, config, probes, sandbox
 from .results import TestResult
 
-WORKLOAD_OF_TASK = {0: "position", 1: "solver", 2: "solver"}
+WORKLOAD_OF_TASK = {t.number: t.growth for t in config.LAB.tasks}
 
 
 def _probe(mode, scratch, program, workload, seed):

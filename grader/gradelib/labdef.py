@@ -59,6 +59,8 @@ class Task:
     header: str = "grundy.h"  # the header declaring its functions
     optional: bool = False
     timed: bool = False       # the grader's timing checks belong to it
+    memcheck: tuple = ()      # the light tests the grader runs again under valgrind
+    growth: str = ""          # the growth probe's workload for its code (growth.py)
 
     @property
     def suite(self):
@@ -143,7 +145,9 @@ def _task(parser, name, path):
     return Task(number=_int(name[4:], where), title=section["title"], file=section["file"],
                 anchor=section["anchor"], points=points, header=section.get("header", "grundy.h"),
                 optional=_yes(section.get("optional", "no"), where),
-                timed=_yes(section.get("timed", "no"), where))
+                timed=_yes(section.get("timed", "no"), where),
+                memcheck=tuple(section.get("memcheck", "").split()),
+                growth=section.get("growth", "").strip())
 
 
 def _function(name, text, path, task_numbers):

@@ -51,7 +51,8 @@ class Context:
     log: object
     notes: list = field(default_factory=list)
     phases: dict = field(default_factory=dict)
-    programs: dict = field(default_factory=dict)   # (task, suffix) -> (path or None, why)
+    programs: dict = field(default_factory=dict)   # (objects, static) -> (path or None, why)
+    trusted_for: dict = field(default_factory=dict)  # task -> the trusted files its suites ran with
 
     def phase(self, name, function, *args):
         start = time.monotonic()
@@ -76,9 +77,11 @@ def build_phase(ctx):
 
 def results_of_build_tests(builds):
     """The TestResults build::FILE: whether each file was accepted, and if
-    not, why (its compiler errors or the object checks' rejections)."""
+    not, why (its compiler errors or the object checks' rejections). Each
+    belongs to the first task whose code the file holds."""
     tests = []
-    for file, task in ((config.POSITION, 0), (config.SOLVER, 1)):
+    for file in config.SUBMISSION_FILES:
+        task = next(t for t in config.TASKS if config.FILE_OF_TASK[t] == file)
         b = builds[file]
         if b.accepted:
             tests.append(TestResult(f"build::{file}", task, "passed", kind="build"))
@@ -115,31 +118,57 @@ def run_task(ctx, all_tests, task, program):
 
 
 def suites_phase(ctx, builds, all_tests):
-    """Task 0 first: whether Tasks 1-2 use the submission's map depends on it."""
-    task0 = run_task(ctx, all_tests, 0, student_program(ctx, builds, 0, True))
-    position_from_student = builds[config.POSITION].accepted and all(t.passed for t in task0)
-    if not position_from_student and builds[config.SOLVER].accepted:
-        ctx.notes.append("Tasks 1 and 2 were graded with the reference grundy_position.c, "
-                         "because yours does not pass every Task 0 test: fix Task 0 first, "
-                         "then your own grundy_position.c is used for every task.")
-    results = list(task0)
-    for task in (1, 2):
-        results += run_task(ctx, all_tests, task,
-                            student_program(ctx, builds, task, position_from_student))
-    return results, position_from_student
+    """Every task in the lab's order. Task isolation: a task's program takes
+    its own file from the submission, and each other file from the
+    submission only once every task of that file has passed every test
+    (trusted, below); else from the reference. So Task 0 runs with the
+    reference's solver, Tasks 1-2 with the submission's map only when Task
+    0 passed, and one bug never zeroes every task. Returns the results and
+    the trusted files, which the later phases link the same way."""
+    results, trusted = [], set()
+    for task in config.TASKS:
+        ctx.trusted_for[task] = frozenset(trusted)
+        program = student_program(ctx, builds, task, trusted)
+        task_results = run_task(ctx, all_tests, task, program)
+        results += task_results
+        file = config.FILE_OF_TASK[task]
+        tasks_of_file = [t for t in config.TASKS if config.FILE_OF_TASK[t] == file]
+        done = [r for r in results if r.task in tasks_of_file]
+        if (task == tasks_of_file[-1] and builds[file].accepted and done and all(r.passed for r in done)):
+            trusted.add(file)
+    _note_reference_files(ctx, builds, trusted)
+    return results, trusted
 
 
-def student_program(ctx, builds, task, position_from_student, static=True, suffix=""):
-    """(path, "") of a task's student program, or (None, why). Each distinct
-    pair of objects is linked once per grading and then reused: Tasks 1 and
-    2 share theirs, and the timing phase runs the suites' one."""
+def _note_reference_files(ctx, builds, trusted):
+    """Tells the student which tasks ran with a reference file instead of theirs."""
+    for file in config.SUBMISSION_FILES:
+        if file in trusted or not builds[file].accepted:
+            continue
+        own_tasks = [t for t in config.TASKS if config.FILE_OF_TASK[t] == file]
+        later = [t for t in config.TASKS if t > own_tasks[-1] and builds[config.FILE_OF_TASK[t]].accepted]
+        if later:
+            ctx.notes.append(f"{_tasks_text(later)} were graded with the reference {file}, because yours "
+                             f"does not pass every test of {_tasks_text(own_tasks)}: fix "
+                             f"{_tasks_text(own_tasks)} first, then your own {file} is used for every task.")
+
+
+def _tasks_text(tasks):
+    names = [str(t) for t in tasks]
+    return ("Task " + names[0]) if len(names) == 1 else ("Tasks " + ", ".join(names[:-1]) + " and " + names[-1])
+
+
+def student_program(ctx, builds, task, trusted, static=True, suffix=""):
+    """(path, "") of a task's student program, or (None, why): its own file
+    from the submission, every other file from the submission when trusted
+    (see suites_phase), else from the reference. Each distinct set of
+    objects is linked once per grading and then reused: Tasks 1 and 2 share
+    theirs, and the timing phase runs the suites' one."""
     own = builds[config.FILE_OF_TASK[task]]
     if not own.accepted:
         return None, f"not run: {own.file} did not build or was rejected (see the build test)"
-    # Task 0 never calls the solver: its program always takes the
-    # reference's, so a solver that does not link costs Tasks 1-2 only.
-    objects = (object_for(ctx, builds, config.POSITION, position_from_student or task == 0),
-               object_for(ctx, builds, config.SOLVER, task != 0))
+    objects = tuple(object_for(ctx, builds, file, file == own.file or file in trusted)
+                    for file in config.SUBMISSION_FILES)
     key = (objects, static)
     if key not in ctx.programs:
         name = f"student_{len(ctx.programs)}{suffix}"
@@ -153,16 +182,19 @@ def student_program(ctx, builds, task, position_from_student, static=True, suffi
 
 # ---- timing ------------------------------------------------------------------------
 
-def timing_phase(ctx, builds, position_from_student):
-    student, _ = student_program(ctx, builds, 2, position_from_student)
+def timing_phase(ctx, builds):
+    timed = next((t.number for t in config.LAB.tasks if t.timed), None)
+    if timed is None:
+        return [], []
+    student, _ = student_program(ctx, builds, timed, ctx.trusted_for[timed])
     return timing.check(ctx.mode, ctx.scratch, student, ctx.seed, ctx.log)
 
 
 # ---- memory --------------------------------------------------------------------------
 
-def memory_phase(ctx, builds, position_from_student, suite_results):
-    """All tasks at once: each valgrind run is a process at a time, and three
-    of them keep two cores busier than two."""
+def memory_phase(ctx, builds, suite_results):
+    """Tasks three at a time: each valgrind run is a process at a time, and
+    three of them keep two cores busier than two."""
     passed = {t.id for t in suite_results if t.passed}
     figures_of = {t.id: t.figures for t in suite_results}
 
@@ -181,7 +213,7 @@ def memory_phase(ctx, builds, position_from_student, suite_results):
                    for task in config.TASKS}
     # Linked here, one after the other: Tasks 1 and 2 share a program, and
     # two threads must not link the same file at once.
-    programs = {task: student_program(ctx, builds, task, position_from_student, static=False,
+    programs = {task: student_program(ctx, builds, task, ctx.trusted_for[task], static=False,
                                       suffix="_dynamic")[0] if selected_of[task] else None
                 for task in config.TASKS}
 
@@ -192,7 +224,7 @@ def memory_phase(ctx, builds, position_from_student, suite_results):
         return task, memcheck.run_task(ctx.mode, ctx.scratch, build.runner(ctx.scratch, task),
                                        program, task, selected, ctx.seed)
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=len(config.TASKS)) as pool:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
         found = list(pool.map(one, config.TASKS))
     memory, tests = [], []
     for task, result in found:
@@ -223,11 +255,11 @@ def memory_phase(ctx, builds, position_from_student, suite_results):
 
 # ---- growth ------------------------------------------------------------------------------
 
-def growth_phase(ctx, builds, position_from_student, memory_results):
+def growth_phase(ctx, builds, memory_results):
     """The outside check of every memory test that passed (config.GATES):
     run only where a memory test needs it."""
     needed = {t.task for t in memory_results if t.passed}
-    programs = {task: student_program(ctx, builds, task, position_from_student)[0]
+    programs = {task: student_program(ctx, builds, task, ctx.trusted_for[task])[0]
                 for task in config.TASKS if task in needed}
     tests = growth.check(ctx.mode, ctx.scratch, programs, ctx.seed, ctx.log)
     for t in tests:
@@ -332,11 +364,11 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
         log(f"sandbox: {mode.describe()}; scratch: {space.describe()}")
         log(f"seed: {seed}")
         builds = ctx.phase("build", build_phase)
-        suite_results, position_from_student = ctx.phase("suites", suites_phase, builds, all_tests)
-        timing_entries, timing_results = ctx.phase("timing", timing_phase, builds, position_from_student)
-        memory, memory_results = ctx.phase("memory", memory_phase, builds, position_from_student,
+        suite_results, _ = ctx.phase("suites", suites_phase, builds, all_tests)
+        timing_entries, timing_results = ctx.phase("timing", timing_phase, builds)
+        memory, memory_results = ctx.phase("memory", memory_phase, builds,
                                            suite_results)
-        growth_results = ctx.phase("growth", growth_phase, builds, position_from_student,
+        growth_results = ctx.phase("growth", growth_phase, builds,
                                    memory_results)
         passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
         cov = ctx.phase("coverage", lambda c: coverage.measure(c.mode, c.scratch, builds, c.out,
