@@ -1,12 +1,15 @@
 # grundy-lab: the lab, its reference solution, its tests and its grader.
 #
 # Student targets:  make test | test-task0 | test-task1 | test-task2 | memcheck | coverage
+#                   Part 2 (optional): test-task5 ... test-task8 | play | measure
 # Staff targets:    make deps | all | check | bench | demo | handouts | clean
 #
 # IMPL picks the solution under test: `student` (default), `reference`, or
 # any directory holding grundy_position.c and grundy_solver.c (for example
 # a fixture: make test IMPL=tests/fixtures/unmemoized). SAN=1 builds with
-# AddressSanitizer and UndefinedBehaviorSanitizer.
+# AddressSanitizer and UndefinedBehaviorSanitizer. OPTIONAL_TASKS adds
+# optional tasks of Part 2 to `make all`, `test`, `memcheck` and `coverage`,
+# e.g. OPTIONAL_TASKS="task5 task6" (tests/optional-tasks.mk).
 
 IMPL ?= student
 SAN ?=
@@ -33,9 +36,12 @@ ORACLE_SRC := $(wildcard reference/oracle/*.c)
 SUPPORT_SRC := $(wildcard tests/support/*.c)
 IMPL_SRC := $(IMPL)/grundy_position.c $(IMPL)/grundy_solver.c
 TASKS := task0 task1 task2
+# The optional tasks of Part 2 to build and run as well (none by default).
+OPTIONAL_TASKS ?=
 
 GIVEN_OBJ := $(patsubst %.c,$(BUILD)/given/%.o,$(notdir $(GIVEN_SRC)))
 ORACLE_OBJ := $(patsubst %.c,$(BUILD)/oracle/%.o,$(notdir $(ORACLE_SRC)))
+ORACLE_LIB := $(BUILD)/liboracle.a
 SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/support/%.o,$(notdir $(SUPPORT_SRC)))
 IMPL_OBJ := $(BUILD)/impl/grundy_position.o $(BUILD)/impl/grundy_solver.o
 RUNNERS := $(TASKS:%=$(BUILD)/test_%)
@@ -52,7 +58,7 @@ CRITERION_FLAGS ?=
 .PHONY: all test $(TASKS:%=test-%) memcheck coverage check demo deps handouts clean
 .DEFAULT_GOAL := all
 
-all: bin/grundy $(RUNNERS)
+all: bin/grundy $(RUNNERS) $(OPTIONAL_TASKS:%=$(BUILD)/test_%)
 
 # ---- building ---------------------------------------------------------------
 
@@ -88,9 +94,12 @@ $(BUILD)/test_task2: $(BUILD)/lab/test_task2.o $(COMMON_TEST_OBJ) \
                      $(BUILD)/support/timed_run.o $(BUILD)/liboracle.a
 	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
 
-bin/grundy: reference/cli/grundy_cli.c $(ORACLE_SRC) $(wildcard reference/oracle/*.h) | bin
-	$(CC) -std=c11 -O2 -D_POSIX_C_SOURCE=200809L $(STRICT) -Ireference/oracle \
-	    reference/cli/grundy_cli.c $(ORACLE_SRC) -o $@
+# `grundy play` runs the game loop students get for `make play`
+# (student/play_game.c), against the oracle.
+bin/grundy: reference/cli/grundy_cli.c student/play_game.c student/play_game.h $(ORACLE_SRC) \
+            $(wildcard reference/oracle/*.h) | bin
+	$(CC) -std=c11 -O2 -D_POSIX_C_SOURCE=200809L $(STRICT) -Ireference/oracle -Istudent \
+	    reference/cli/grundy_cli.c student/play_game.c $(ORACLE_SRC) -o $@
 
 $(BUILD)/test_oracle: tests/selftest/test_oracle.c $(BUILD)/liboracle.a | $(BUILD)
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) $^ -o $@ $(LDLIBS_TEST)
@@ -101,6 +110,22 @@ $(BUILD) $(BUILD)/given $(BUILD)/oracle $(BUILD)/support $(BUILD)/impl $(BUILD)/
 # ---- student targets ----------------------------------------------------------
 
 include tests/student-targets.mk
+include tests/optional-tasks.mk
+
+# Staff only: an optional task's public and hidden suites in one runner,
+# linked like the student's (no grader boundary), so that `make check` can
+# run the hidden suites on the reference, the stubs and the fixtures:
+# $(BUILD)/test_taskN_hidden, for tests/run-suites $(BUILD) taskN_hidden.
+HIDDEN_RUNNERS := $(KNOWN_OPTIONAL_TASKS:%=$(BUILD)/test_%_hidden)
+$(HIDDEN_RUNNERS): $(BUILD)/test_%_hidden: $(BUILD)/lab/test_hidden_%.o $(BUILD)/lab/test_%.o $(COMMON_TEST_OBJ) \
+                                           $(OPTIONAL_SUPPORT_OBJ) $(ORACLE_LIB)
+	$(LINK_OPTIONAL_RUNNER)
+$(BUILD)/test_task5_hidden: $(BUILD)/impl/grundy_winning.o
+$(BUILD)/test_task6_hidden: $(BUILD)/impl/grundy_nimbers.o
+$(BUILD)/test_task7_hidden: $(BUILD)/impl/grundy_table.o
+$(BUILD)/test_task8_hidden: $(BUILD)/impl/grundy_stack.o
+$(BUILD)/lab/%.o: tests/hidden/%.c $(wildcard tests/support/*.h tests/hidden/*.h student/*.h) | $(BUILD)/lab
+	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
 # ---- the grader's harness -----------------------------------------------------
 # Everything trusted that grader/grade needs, built once and reused for

@@ -61,6 +61,12 @@ enum { LAB_MAX_HEAPS = 256 };
 #define SECTION_SOLVER "task-1"
 #define SECTION_MEMO "task-2"
 #define SECTION_TIMING "task-2-timing"
+/* Part 2, the optional tasks. */
+#define SECTION_WINNING "task-5"
+#define SECTION_PAIRS "task-6-pairs"
+#define SECTION_NIMBERS "task-6-nimbers"
+#define SECTION_TABLE "task-7"
+#define SECTION_STACK "task-8"
 
 /* printf-style formatting into a buffer owned by this module; valid until
  * the next call. Only used to build a failure message, right before the
