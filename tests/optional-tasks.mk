@@ -27,10 +27,11 @@ OPTIONAL_FILES := $(foreach task,$(OPTIONAL_TASKS),$($(task)_FILE))
 
 # Every optional runner links the same helpers: the expansion counter
 # (hence --wrap=grundy_get_moves), the child-process runner with its CPU
-# budgets and small stacks, the calibration solver they measure by, and
-# the move checks of Task 5.
+# budgets and small stacks, the calibration solver they measure by, the
+# move checks of Task 5, and the checks of Tasks 6 and 8's own memos and
+# deep positions.
 OPTIONAL_SUPPORT_OBJ := $(addprefix $(BUILD)/support/,expansion_counter.o child_run.o cpu_budget.o \
-                          calibration_solver.o move_check.o)
+                          calibration_solver.o move_check.o memo_solver.o deep_position.o)
 OPTIONAL_LDFLAGS := $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves -pthread $(LDLIBS_TEST)
 # The archive last, so every object before it can use the oracle.
 LINK_OPTIONAL_RUNNER = $(CC) $(BASE_CFLAGS) $(filter-out %.a,$^) $(filter %.a,$^) -o $@ $(OPTIONAL_LDFLAGS)

@@ -16,8 +16,10 @@
 #include "alloc_tracker.h"
 #include "child_run.h"
 #include "cpu_budget.h"
+#include "deep_position.h"
 #include "expansion_counter.h"
 #include "grundy_stack.h"
+#include "hidden_memo.h"
 #include "hidden_seed.h"
 #include "hidden_support.h"
 #include "lab_support.h"
@@ -27,23 +29,17 @@ TestSuite(task8_hidden, .description = "Task 8, hidden: the solver without recur
 
 #define RNG(name) hidden_rng("task8_hidden::" #name)
 
+static const memo_solver STACK = {
+    "grundy_stack_is_p", grundy_stack_is_p, "grundy_stack_memo_size", grundy_stack_memo_size,
+    "grundy_stack_memo_clear", grundy_stack_memo_clear, SECTION_STACK,
+};
+
 /* Solves `heaps` (built in this order) and checks the answer; with
  * `bounded`, also that it expanded only reachable positions, each once. */
 static void solve(const int *heaps, size_t n, bool bounded, const char *how)
 {
     uint64_t bound = bounded ? oracle_count_reachable_nonterminal(heaps, n) + 1 : 0; /* + {} */
-    grundy_position *p = hidden_build(heaps, n);
-    expansions_reset();
-    bool is_p = grundy_stack_is_p(p);
-    uint64_t used = expansions();
-    grundy_free(p);
-    bool expected = oracle_is_p(heaps, n);
-    HIDDEN_EXPECT(is_p == expected, SECTION_STACK, "grundy_stack_is_p(%s)%s returned %s; it is an %s-position",
-                  hidden_text(heaps, n), how, is_p ? "true" : "false", expected ? "P" : "N");
-    HIDDEN_EXPECT(!bounded || used <= bound, SECTION_STACK,
-                  "grundy_stack_is_p(%s)%s called grundy_get_moves %llu times, but only %llu distinct "
-                  "positions are reachable (counting {}); a memoized search expands each at most once",
-                  hidden_text(heaps, n), how, (unsigned long long)used, (unsigned long long)bound);
+    (void)hidden_ask_within(&STACK, heaps, n, bound, how);
 }
 
 LAB_TEST(task8_hidden, random_positions_from_a_cold_memo)
@@ -81,30 +77,6 @@ LAB_TEST(task8_hidden, random_positions_with_a_warm_memo)
     grundy_stack_memo_clear();
 }
 
-typedef struct {
-    int heaps[8];
-    size_t n;
-    int threes;
-} deep_case;
-
-static size_t deep_case_job(const void *input, void *result)
-{
-    const deep_case *d = input;
-    bool answer = false;
-    grundy_position *p = grundy_new(0);
-    if (p == NULL)
-        return 0;
-    for (int i = 0; i < d->threes; i++)
-        grundy_add_heap(p, 3);
-    for (size_t i = 0; i < d->n; i++)
-        grundy_add_heap(p, d->heaps[i]);
-    answer = grundy_stack_is_p(p);
-    grundy_free(p);
-    grundy_stack_memo_clear(); /* valgrind checks the child for leaks too */
-    memcpy(result, &answer, sizeof answer);
-    return sizeof answer;
-}
-
 LAB_TEST(task8_hidden, deep_random_positions_on_a_smaller_stack)
 {
     /* 8,000 to 20,000 heaps of 3 and up to two other heaps of 4 to 7: a
@@ -118,26 +90,21 @@ LAB_TEST(task8_hidden, deep_random_positions_on_a_smaller_stack)
         budget = cpu_budget(40, cpu_budget_measure(cpu_budget_calibration_heap, &heap));
     }
     for (int round = 0; round < 3; round++) {
-        deep_case d = {.n = 0, .threes = hidden_between(&rng, 8000, 20000)};
-        int first = hidden_between(&rng, 4, 7);
-        for (int k = hidden_between(&rng, 0, 2), h = first; k > 0; k--, h = h == 7 ? 4 : h + 1)
-            d.heaps[d.n++] = h;
-        int odd_threes[8] = {3};
-        size_t m = (size_t)(d.threes % 2);
-        for (size_t i = 0; i < d.n; i++)
-            odd_threes[m++] = d.heaps[i];
-        bool expected = oracle_is_p(odd_threes, m); /* pairs of 3s cancel */
+        deep_position d = {hidden_between(&rng, 8000, 20000), {0}, 0, grundy_stack_is_p,
+                           grundy_stack_memo_clear};
+        for (int k = hidden_between(&rng, 0, 2), h = hidden_between(&rng, 4, 7); k > 0; k--, h = h == 7 ? 4 : h + 1)
+            d.others[d.n_others++] = h;
         char text[64];
-        snprintf(text, sizeof text, "{3=%d} plus %s", d.threes, hidden_text(d.heaps, d.n));
-        child_result r = child_run(deep_case_job, &d, 32 * 1024, budget);
+        snprintf(text, sizeof text, "%s", deep_position_text(&d));
+        child_result r = child_run(deep_position_job, &d, 32 * 1024, budget);
         HIDDEN_EXPECT(r.outcome == CHILD_FINISHED, SECTION_STACK,
                       "grundy_stack_is_p(%s) on a thread with a 32 KiB stack and a CPU budget of %.3f s: "
                       "%s; every game from it lasts at least %d moves, so a recursive search needs "
                       "that many C stack frames",
                       text, budget,
                       r.outcome == CHILD_CRASHED ? child_crash_text(&r) : "it did not finish within its budget",
-                      d.threes + (int)d.n);
-        bool is_p;
+                      deep_position_moves(&d));
+        bool is_p, expected = deep_position_is_p(&d);
         memcpy(&is_p, r.result, sizeof is_p);
         HIDDEN_EXPECT(is_p == expected, SECTION_STACK, "grundy_stack_is_p(%s) returned %s; it is an %s-position",
                       text, is_p ? "true" : "false", expected ? "P" : "N");

@@ -20,6 +20,7 @@
 #include "expansion_counter.h"
 #include "grundy_nimbers.h"
 #include "lab_support.h"
+#include "memo_solver.h"
 #include "oracle.h"
 
 TestSuite(task6, .description = "Task 6: pairs cancel, and nimbers", .timeout = 120);
@@ -89,14 +90,14 @@ LAB_TEST(task6, cancel_pairs_random)
 
 /* ---- the search over reduced positions ---- */
 
+static const memo_solver REDUCED = {
+    "grundy_reduced_is_p", grundy_reduced_is_p, "grundy_reduced_memo_size", grundy_reduced_memo_size,
+    "grundy_nimbers_clear", grundy_nimbers_clear, SECTION_PAIRS,
+};
+
 static void expect_reduced_answer(const int *heaps, size_t n)
 {
-    grundy_position *p = lab_build(heaps, n);
-    bool is_p = grundy_reduced_is_p(p);
-    bool expected = oracle_is_p(heaps, n);
-    LAB_EXPECT(is_p == expected, SECTION_PAIRS, "grundy_reduced_is_p(%s) returned %s; it is an %s-position",
-               lab_heaps_text(heaps, n), is_p ? "true" : "false", expected ? "P" : "N");
-    grundy_free(p);
+    (void)memo_solver_ask(&REDUCED, heaps, n);
 }
 
 LAB_TEST(task6, reduced_search_answers)
@@ -117,26 +118,19 @@ LAB_TEST(task6, reduced_search_answers)
  * differs only by pairs). */
 static void expect_reduced_bound(const int *heaps, size_t n, const int *bound_heaps, size_t bound_n)
 {
-    const char *text = lab_heaps_text(heaps, n);
     uint64_t bound = oracle_count_reachable_reduced(bound_heaps, bound_n) + 1; /* + {} */
     grundy_nimbers_clear();
-    grundy_position *p = lab_build(heaps, n);
-    expansions_reset();
-    bool is_p = grundy_reduced_is_p(p);
-    uint64_t used = expansions();
-    grundy_free(p);
-    LAB_EXPECT(is_p == oracle_is_p(heaps, n), SECTION_PAIRS, "grundy_reduced_is_p(%s) returned %s", text,
-               is_p ? "true" : "false");
+    uint64_t used = memo_solver_ask(&REDUCED, heaps, n);
     LAB_EXPECT(used <= bound, SECTION_PAIRS,
                "grundy_reduced_is_p(%s) from an empty memo called grundy_get_moves %llu times, but "
                "only %llu distinct positions without pairs are reachable (counting {}): reduce "
                "every position with grundy_cancel_pairs before you look it up, expand it or store "
                "it, not just the first one",
-               text, (unsigned long long)used, (unsigned long long)bound);
+               lab_heaps_text(heaps, n), (unsigned long long)used, (unsigned long long)bound);
     LAB_EXPECT(used >= 1 || bound == 1, SECTION_PAIRS,
                "grundy_reduced_is_p(%s) from an empty memo never called grundy_get_moves; the search "
                "finds moves with grundy_get_moves",
-               text);
+               lab_heaps_text(heaps, n));
 }
 
 LAB_TEST(task6, reduced_search_expands_each_reduced_position_once)
@@ -162,33 +156,7 @@ LAB_TEST(task6, pairs_cost_nothing)
 LAB_TEST(task6, reduced_memo_is_its_own)
 {
     int heap = 20;
-    grundy_nimbers_clear();
-    grundy_memo_clear();
-    grundy_position *p = lab_build(&heap, 1);
-    bool is_p = grundy_reduced_is_p(p);
-    LAB_EXPECT(is_p == oracle_is_p(&heap, 1), SECTION_PAIRS, "grundy_reduced_is_p({20=1}) returned %s",
-               is_p ? "true" : "false");
-    size_t size = grundy_reduced_memo_size();
-    size_t bound = oracle_count_reachable_reduced(&heap, 1) + 1;
-    LAB_EXPECT(size >= 1 && size <= bound, SECTION_PAIRS,
-               "after grundy_reduced_is_p({20=1}) from an empty memo, grundy_reduced_memo_size() is "
-               "%zu; expected between 1 and %zu (the reduced positions reachable, with {})",
-               size, bound);
-    LAB_EXPECT(grundy_memo_size() == 0, SECTION_PAIRS,
-               "grundy_reduced_is_p({20=1}) put %zu positions in the Task 2 memo; the reduced search "
-               "keeps its own memo (its keys are reduced positions, the Task 2 memo's are not)",
-               grundy_memo_size());
-    grundy_nimbers_clear();
-    LAB_EXPECT(grundy_reduced_memo_size() == 0, SECTION_PAIRS,
-               "grundy_reduced_memo_size() is %zu right after grundy_nimbers_clear(); expected 0",
-               grundy_reduced_memo_size());
-    expansions_reset();
-    (void)grundy_reduced_is_p(p);
-    LAB_EXPECT(expansions() >= 1, SECTION_PAIRS,
-               "after grundy_nimbers_clear(), grundy_reduced_is_p({20=1}) expanded nothing; a cleared "
-               "memo must start cold");
-    grundy_free(p);
-    grundy_nimbers_clear();
+    memo_solver_expect_own_memo(&REDUCED, heap, oracle_count_reachable_reduced(&heap, 1) + 1);
 }
 
 /* ---- nimbers ---- */

@@ -16,9 +16,11 @@
 #include "alloc_tracker.h"
 #include "child_run.h"
 #include "cpu_budget.h"
+#include "deep_position.h"
 #include "expansion_counter.h"
 #include "grundy_stack.h"
 #include "lab_support.h"
+#include "memo_solver.h"
 #include "oracle.h"
 
 TestSuite(task8, .description = "Task 8: the solver without recursion", .timeout = 120);
@@ -28,14 +30,14 @@ TestSuite(task8, .description = "Task 8: the solver without recursion", .timeout
  * measured in this run (see the handout, "How Task 8 is checked"). */
 enum { SMALL_STACK = 64 * 1024, STACK_BUDGET_RATIO = 40, STACK_YARDSTICK_HEAP = 44 };
 
+static const memo_solver STACK = {
+    "grundy_stack_is_p", grundy_stack_is_p, "grundy_stack_memo_size", grundy_stack_memo_size,
+    "grundy_stack_memo_clear", grundy_stack_memo_clear, SECTION_STACK,
+};
+
 static void expect_answer(const int *heaps, size_t n)
 {
-    grundy_position *p = lab_build(heaps, n);
-    bool is_p = grundy_stack_is_p(p);
-    bool expected = oracle_is_p(heaps, n);
-    LAB_EXPECT(is_p == expected, SECTION_STACK, "grundy_stack_is_p(%s) returned %s; it is an %s-position",
-               lab_heaps_text(heaps, n), is_p ? "true" : "false", expected ? "P" : "N");
-    grundy_free(p);
+    (void)memo_solver_ask(&STACK, heaps, n);
 }
 
 LAB_TEST(task8, terminal_and_small_heaps)
@@ -66,8 +68,10 @@ LAB_TEST(task8, position_unchanged)
     int before[LAB_MAX_HEAPS], after[LAB_MAX_HEAPS];
     grundy_position *p = lab_build(heaps, 4);
     size_t before_n = lab_expand(p, before, "the position before grundy_stack_is_p");
-    expect_answer(heaps, 4);
-    (void)grundy_stack_is_p(p);
+    grundy_stack_memo_clear(); /* cold: the search really starts from p */
+    bool is_p = grundy_stack_is_p(p);
+    LAB_EXPECT(is_p == oracle_is_p(heaps, 4), SECTION_STACK, "grundy_stack_is_p(%s) returned %s",
+               lab_heaps_text(heaps, 4), is_p ? "true" : "false");
     size_t after_n = lab_expand(p, after, "the position after grundy_stack_is_p");
     LAB_EXPECT(after_n == before_n && memcmp(after, before, after_n * sizeof *after) == 0, SECTION_STACK,
                "grundy_stack_is_p changed its argument: %s became %s", lab_heaps_text(before, before_n),
@@ -79,14 +83,7 @@ LAB_TEST(task8, position_unchanged)
 /* grundy_stack_is_p({heap}) and the expansions it made. */
 static uint64_t expansions_of(int heap)
 {
-    grundy_position *p = lab_build(&heap, 1);
-    expansions_reset();
-    bool is_p = grundy_stack_is_p(p);
-    uint64_t used = expansions();
-    grundy_free(p);
-    LAB_EXPECT(is_p == oracle_is_p(&heap, 1), SECTION_STACK, "grundy_stack_is_p({%d=1}) returned %s", heap,
-               is_p ? "true" : "false");
-    return used;
+    return memo_solver_ask(&STACK, &heap, 1);
 }
 
 LAB_TEST(task8, memoized_like_task_2)
@@ -112,27 +109,7 @@ LAB_TEST(task8, memoized_like_task_2)
 LAB_TEST(task8, memo_is_its_own_and_clears)
 {
     int heap = 20;
-    grundy_memo_clear();
-    grundy_stack_memo_clear();
-    (void)expansions_of(heap);
-    size_t size = grundy_stack_memo_size();
-    size_t bound = oracle_count_reachable_nonterminal(&heap, 1) + 1;
-    LAB_EXPECT(size >= 1 && size <= bound, SECTION_STACK,
-               "after grundy_stack_is_p({20=1}) from an empty memo, grundy_stack_memo_size() is %zu; "
-               "expected between 1 and %zu",
-               size, bound);
-    LAB_EXPECT(grundy_memo_size() == 0, SECTION_STACK,
-               "grundy_stack_is_p({20=1}) put %zu positions in the Task 2 memo: it keeps its own "
-               "(and must not call the recursive grundy_is_p_position)",
-               grundy_memo_size());
-    grundy_stack_memo_clear();
-    LAB_EXPECT(grundy_stack_memo_size() == 0, SECTION_STACK,
-               "grundy_stack_memo_size() is %zu right after grundy_stack_memo_clear(); expected 0",
-               grundy_stack_memo_size());
-    LAB_EXPECT(expansions_of(heap) >= 1, SECTION_STACK,
-               "after grundy_stack_memo_clear(), grundy_stack_is_p({20=1}) expanded nothing; a cleared "
-               "memo must start cold");
-    grundy_stack_memo_clear();
+    memo_solver_expect_own_memo(&STACK, heap, oracle_count_reachable_nonterminal(&heap, 1) + 1);
 }
 
 LAB_TEST(task8, nothing_leaks)
@@ -154,72 +131,29 @@ LAB_TEST(task8, nothing_leaks)
                after - before);
 }
 
-/* A deep position: `threes` heaps of 3 and a few others. Every game from
- * it lasts at least one move per heap, so a depth-first search has at
- * least that many positions open at once. */
-typedef struct {
-    int threes;
-    int others[3];
-    size_t n_others;
-} deep_position;
-
-static size_t deep_job(const void *input, void *result)
+static void expect_deep(int threes, const int *others, size_t n_others, double budget)
 {
-    const deep_position *d = input;
-    bool answer = false;
-    grundy_position *p = grundy_new(0);
-    bool built = p != NULL;
-    if (built) {
-        for (int i = 0; i < d->threes; i++)
-            grundy_add_heap(p, 3);
-        for (size_t i = 0; i < d->n_others; i++)
-            grundy_add_heap(p, d->others[i]);
-        answer = grundy_stack_is_p(p);
-        grundy_free(p);
-        grundy_stack_memo_clear(); /* valgrind checks the child for leaks too */
-    }
-    memcpy(result, &answer, sizeof answer);
-    return built ? sizeof answer : 0;
-}
-
-/* "{3=25000, 5=1}" (the other heights are all different and above 3). */
-static const char *deep_text(const deep_position *d)
-{
-    static char text[128];
-    size_t used = (size_t)snprintf(text, sizeof text, "{3=%d", d->threes);
-    for (size_t i = 0; i < d->n_others && used < sizeof text; i++)
-        used += (size_t)snprintf(text + used, sizeof text - used, ", %d=1", d->others[i]);
-    if (used < sizeof text)
-        snprintf(text + used, sizeof text - used, "}");
-    return text;
-}
-
-static void expect_deep(deep_position d, double budget)
-{
-    /* Its answer by nimbers: g(3) = 1, so the threes add their parity. */
-    int heaps[4] = {3, 0, 0, 0};
-    size_t n = d.threes % 2;
-    for (size_t i = 0; i < d.n_others; i++)
-        heaps[n++] = d.others[i];
-    bool expected = oracle_is_p(heaps, n);
-    const char *text = deep_text(&d);
-    child_result r = child_run(deep_job, &d, SMALL_STACK, budget);
+    deep_position d = {threes, {0}, n_others, grundy_stack_is_p, grundy_stack_memo_clear};
+    if (n_others > 0)
+        memcpy(d.others, others, n_others * sizeof *others);
+    const char *text = deep_position_text(&d);
+    child_result r = child_run(deep_position_job, &d, SMALL_STACK, budget);
     LAB_EXPECT(r.outcome != CHILD_CRASHED, SECTION_STACK,
                "grundy_stack_is_p(%s) on a thread with a 64 KiB stack: %s. Every game from this "
                "position lasts at least %d moves, so the search has that many positions open at "
                "once: a recursive solver needs a C stack frame for each, far more than 64 KiB. Keep "
                "the frames in an array on the heap, and make no recursive call",
-               text, child_crash_text(&r), d.threes + (int)d.n_others);
+               text, child_crash_text(&r), deep_position_moves(&d));
     LAB_EXPECT(r.outcome == CHILD_FINISHED, SECTION_STACK,
                "grundy_stack_is_p(%s) did not finish within its CPU budget of %.3f s (%d x the "
                "calibration solver's time on {%d=1}); are answers stored in the memo and looked up "
                "before a position is expanded?",
                text, budget, STACK_BUDGET_RATIO, STACK_YARDSTICK_HEAP);
-    bool is_p;
+    bool is_p, expected = deep_position_is_p(&d);
     memcpy(&is_p, r.result, sizeof is_p);
     LAB_EXPECT(r.result_size == sizeof is_p && is_p == expected, SECTION_STACK,
-               "grundy_stack_is_p(%s) returned %s; it is an %s-position", text,
-               is_p ? "true" : "false", expected ? "P" : "N");
+               "grundy_stack_is_p(%s) returned %s; it is an %s-position", text, is_p ? "true" : "false",
+               expected ? "P" : "N");
     if (budget > 0)
         cr_log_info("%s: %.4f s CPU, budget %.3f s (%.1f%% of it)", text, r.cpu_seconds, budget,
                     100 * r.cpu_seconds / budget);
@@ -236,7 +170,7 @@ LAB_TEST(task8, deep_positions_on_a_small_stack)
         int heap = STACK_YARDSTICK_HEAP;
         budget = cpu_budget(STACK_BUDGET_RATIO, cpu_budget_measure(cpu_budget_calibration_heap, &heap));
     }
-    expect_deep((deep_position){20000, {0}, 0}, budget);
-    expect_deep((deep_position){12000, {5}, 1}, budget);
-    expect_deep((deep_position){8001, {4, 6}, 2}, budget);
+    expect_deep(20000, NULL, 0, budget);
+    expect_deep(12000, LAB_HEAPS(5), budget);
+    expect_deep(8001, LAB_HEAPS(4, 6), budget);
 }
