@@ -30,7 +30,7 @@
  * each height keeps count % 2 heaps, so it has count 1 or no entry at all
  * (the invariant of grundy.h holds: no entry with count 0). p is not
  * changed; the caller frees the result with grundy_free(). Returns NULL
- * only when memory runs out. Linear in the number of entries of p. */
+ * only when memory runs out. One pass over the entries of p. */
 grundy_position *grundy_cancel_pairs(const grundy_position *p);
 
 /* True iff p is a P-position, by the Task 2 search with the reduction

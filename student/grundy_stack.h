@@ -25,8 +25,8 @@
  * through another function: the pending positions sit in an explicit
  * stack of frames on the heap, which grows (by doubling) as deep as the
  * game needs. Its C stack use does not depend on p: it must answer
- * positions whose longest line of play is 100,000 moves on a thread whose
- * stack is a few tens of kilobytes deep.
+ * positions whose every game lasts tens of thousands of moves on a thread
+ * whose stack is a few tens of kilobytes deep.
  *
  * Memo: answers are remembered in this file's own memo table (the given
  * memo_table.h; grundy_memo_clear() does not empty it, and the Task 2

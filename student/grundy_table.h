@@ -27,7 +27,7 @@
  *
  * How: iteratively, heights in increasing order, so that g[a] and g[h - a]
  * are known when g[h] is computed. No recursion at all: the function must
- * also work on a thread whose stack is only a few kilobytes deep.
+ * also work on a thread whose stack is a few tens of kilobytes deep.
  *
  * Bounds: time O(n^2), about n^2/4 XORs (height h has (h-1)/2 splits);
  * memory O(n): the result plus one scratch array of at most n/2 + 1
