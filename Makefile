@@ -1,12 +1,15 @@
 # grundy-lab: the lab, its reference solution, its tests and its grader.
 #
 # Student targets:  make test | test-task0 | test-task1 | test-task2 | memcheck | coverage
+#                   Part 2 (optional): test-task5 ... test-task8 | play | measure
 # Staff targets:    make deps | all | check | bench | demo | handouts | clean
 #
 # IMPL picks the solution under test: `student` (default), `reference`, or
 # any directory holding grundy_position.c and grundy_solver.c (for example
 # a fixture: make test IMPL=tests/fixtures/unmemoized). SAN=1 builds with
-# AddressSanitizer and UndefinedBehaviorSanitizer.
+# AddressSanitizer and UndefinedBehaviorSanitizer. OPTIONAL_TASKS adds
+# optional tasks of Part 2 to `make all`, `test`, `memcheck` and `coverage`,
+# e.g. OPTIONAL_TASKS="task5 task6" (tests/optional-tasks.mk).
 
 IMPL ?= student
 SAN ?=
@@ -18,8 +21,16 @@ endif
 
 # The lab's definition (tests/public/lab.ini): tasks, files, compile flags,
 # generated for make and C by grader/labdef-gen (remade when it changes).
-GEN := build/gen
-LABDEF := tests/public/lab.ini grader/gradelib/labdef.py grader/labdef-gen
+# LAB_INI names another definition (a file that `extends` lab.ini, as
+# make check's tests/fixtures/lab-all-tasks.ini does); its builds go to
+# build/gen-NAME and build/grader-NAME, beside the default's.
+LAB_INI ?= $(or $(GRUNDY_LAB_DEFINITION),tests/public/lab.ini)
+LAB_VARIANT := $(if $(filter $(abspath tests/public/lab.ini),$(abspath $(LAB_INI))),,-$(basename $(notdir $(LAB_INI))))
+ifneq ($(LAB_VARIANT),)
+export GRUNDY_LAB_DEFINITION := $(abspath $(LAB_INI))
+endif
+GEN := build/gen$(LAB_VARIANT)
+LABDEF := $(sort $(LAB_INI) tests/public/lab.ini) grader/gradelib/labdef.py grader/labdef-gen
 $(GEN)/lab.mk $(GEN)/lab_definition.h &: $(LABDEF)
 	@grader/labdef-gen public $(GEN)
 include $(GEN)/lab.mk
@@ -40,10 +51,14 @@ GIVEN_SRC := student/grundy_given.c student/memo_table.c student/lab_todo.c
 ORACLE_SRC := $(wildcard reference/oracle/*.c)
 SUPPORT_SRC := $(wildcard tests/support/*.c)
 IMPL_SRC := $(IMPL)/grundy_position.c $(IMPL)/grundy_solver.c
-TASKS := $(LAB_TASKS)
+TASKS := $(LAB_CORE_TASKS)
+# The optional tasks of Part 2 to build and run as well: those the lab's
+# definition chooses for this term, unless given on the command line.
+OPTIONAL_TASKS ?= $(LAB_OPTIONAL_TASKS)
 
 GIVEN_OBJ := $(patsubst %.c,$(BUILD)/given/%.o,$(notdir $(GIVEN_SRC)))
 ORACLE_OBJ := $(patsubst %.c,$(BUILD)/oracle/%.o,$(notdir $(ORACLE_SRC)))
+ORACLE_LIB := $(BUILD)/liboracle.a
 SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/support/%.o,$(notdir $(SUPPORT_SRC)))
 IMPL_OBJ := $(BUILD)/impl/grundy_position.o $(BUILD)/impl/grundy_solver.o
 SUITE_PROGRAMS := $(TASKS:%=$(BUILD)/test_%)
@@ -60,7 +75,7 @@ CRITERION_FLAGS ?=
 .PHONY: all test $(TASKS:%=test-%) memcheck coverage check demo deps handouts clean
 .DEFAULT_GOAL := all
 
-all: bin/grundy $(SUITE_PROGRAMS)
+all: bin/grundy $(SUITE_PROGRAMS) $(OPTIONAL_TASKS:%=$(BUILD)/test_%)
 
 # ---- building ---------------------------------------------------------------
 
@@ -96,9 +111,12 @@ $(BUILD)/test_task2: $(BUILD)/lab/test_task2.o $(COMMON_TEST_OBJ) \
                      $(BUILD)/support/timed_run.o $(BUILD)/liboracle.a
 	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
 
-bin/grundy: reference/cli/grundy_cli.c $(ORACLE_SRC) $(wildcard reference/oracle/*.h) | bin
-	$(CC) $(LAB_CFLAGS) $(STRICT) -Ireference/oracle \
-	    reference/cli/grundy_cli.c $(ORACLE_SRC) -o $@
+# `grundy play` runs the game loop students get for `make play`
+# (student/play_game.c), against the oracle.
+bin/grundy: reference/cli/grundy_cli.c student/play_game.c student/play_game.h $(ORACLE_SRC) \
+            $(wildcard reference/oracle/*.h) | bin
+	$(CC) $(LAB_CFLAGS) $(STRICT) -Ireference/oracle -Istudent \
+	    reference/cli/grundy_cli.c student/play_game.c $(ORACLE_SRC) -o $@
 
 $(BUILD)/test_oracle: tests/selftest/test_oracle.c $(BUILD)/liboracle.a | $(BUILD)
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) $^ -o $@ $(LDLIBS_TEST)
@@ -109,6 +127,22 @@ $(BUILD) $(BUILD)/given $(BUILD)/oracle $(BUILD)/support $(BUILD)/impl $(BUILD)/
 # ---- student targets ----------------------------------------------------------
 
 include tests/student-targets.mk
+# Part 2: the optional tasks' test programs, make play and make measure.
+include tests/optional-tasks.mk
+
+ifdef KNOWN_OPTIONAL_TASKS
+# Staff only: an optional task's public and hidden suites in one runner,
+# linked like the student's (no grader boundary), so that `make check` can
+# run the hidden suites on the reference, the stubs and the fixtures:
+# $(BUILD)/test_taskN_hidden, for tests/run-suites $(BUILD) taskN_hidden.
+HIDDEN_SUITE_PROGRAMS := $(KNOWN_OPTIONAL_TASKS:%=$(BUILD)/test_%_hidden)
+$(HIDDEN_SUITE_PROGRAMS): $(BUILD)/test_%_hidden: $(BUILD)/lab/test_hidden_%.o $(BUILD)/lab/test_%.o $(COMMON_TEST_OBJ) \
+                                           $(OPTIONAL_SUPPORT_OBJ) $(ORACLE_LIB)
+	$(LINK_OPTIONAL_SUITE_PROGRAM)
+$(foreach task,$(KNOWN_OPTIONAL_TASKS),$(eval $(BUILD)/test_$(task)_hidden: $(BUILD)/impl/$($(task)_FILE).o))
+$(BUILD)/lab/%.o: tests/hidden/%.c $(wildcard tests/support/*.h tests/hidden/*.h student/*.h) | $(BUILD)/lab
+	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
+endif
 
 # ---- the grader's harness -----------------------------------------------------
 # Everything trusted that grader/grade needs, built once and reused for
@@ -122,27 +156,38 @@ include tests/student-targets.mk
 #     given code, the allocation tracker, the expansion counter and the
 #     reference solution (for task isolation and the timing yardstick).
 
-GRADER_BUILD := build/grader
+GRADER_BUILD := build/grader$(LAB_VARIANT)
 HIDDEN_SRC := $(wildcard tests/hidden/test_hidden_task*.c)
 GRADER_CFLAGS := $(LAB_CFLAGS) $(STRICT) $(INCLUDES) -Igrader/boundary -I$(GRADER_BUILD)/gen
 # The API's crossing of the boundary, generated from the lab's definition.
-BOUNDARY_GEN := $(addprefix $(GRADER_BUILD)/gen/,api_ops.h proxy_api.inc server_api.inc)
+BOUNDARY_GEN := $(addprefix $(GRADER_BUILD)/gen/,api_ops.h proxy_api.inc server_api.inc growth_workloads.inc)
 BOUNDARY_HDR := $(wildcard grader/boundary/*.h) $(BOUNDARY_GEN)
 # Trusted side: what every runner and both probes link besides their own code.
 TRUSTED_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,proxy.o spawn.o seccomp_policy.o wire.o) \
                $(GRADER_BUILD)/given/grundy_given.o
 # Student side: linked with a submission's two objects into a student process.
+# The reference's file of every task of the term is there for task
+# isolation (grader/gradelib/pipeline.py).
 STUDENT_SIDE_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_untracked.o gcov_on_crash.o) \
                     $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
                     $(GRADER_BUILD)/support/alloc_tracker.o $(GRADER_BUILD)/support/expansion_counter.o \
-                    $(GRADER_BUILD)/reference/grundy_position.o $(GRADER_BUILD)/reference/grundy_solver.o
-GRADER_RUNNERS := $(TASKS:%=$(GRADER_BUILD)/runner_%)
-RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,lab_support.o timed_run.o calibration_solver.o)
-GRADER_LIBS := -lcriterion -ljansson -lseccomp
+                    $(LAB_FILES:%.c=$(GRADER_BUILD)/reference/%.o)
+GRADER_RUNNERS := $(LAB_TASKS:%=$(GRADER_BUILD)/runner_%)
+# What the suites share. child_run's own version for the runners starts a
+# student process with the job's limits (grader/boundary/child_run_proxy.c).
+RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,lab_support.o timed_run.o calibration_solver.o \
+                    cpu_budget.o move_check.o memo_solver.o deep_position.o child_result.o) \
+                  $(GRADER_BUILD)/boundary/child_run_proxy.o
+GRADER_LIBS := -lcriterion -ljansson -lseccomp -pthread
 
 .PHONY: grader-harness
 grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(GRADER_BUILD)/growth_probe $(STUDENT_SIDE_OBJ) \
-                $(GRADER_BUILD)/tests.txt
+                $(GRADER_BUILD)/tests.txt $(GRADER_BUILD)/student_reference
+
+# The reference as a student program, linked as grader/gradelib/build.py
+# links a submission's: for running a runner by hand (tests/hidden/README.md).
+$(GRADER_BUILD)/student_reference: $(filter-out %/gcov_on_crash.o,$(STUDENT_SIDE_OBJ))
+	$(CC) $^ -o $@ -static $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves
 
 $(GRADER_BUILD)/runner_%: $(GRADER_BUILD)/suites/test_%.o $(RUNNER_SUPPORT) $(TRUSTED_OBJ) \
                           $(GRADER_BUILD)/boundary/proxy_criterion.o $(GRADER_BUILD)/boundary/grader_report.o \
@@ -169,13 +214,13 @@ $(BOUNDARY_GEN) &: $(LABDEF)
 $(GRADER_BUILD)/boundary/wire_untracked.o: grader/boundary/wire.c $(BOUNDARY_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -DWIRE_UNTRACKED -c $< -o $@
-$(GRADER_BUILD)/boundary/%.o: grader/boundary/%.c $(BOUNDARY_HDR) student/grundy.h
+$(GRADER_BUILD)/boundary/%.o: grader/boundary/%.c $(BOUNDARY_HDR) $(wildcard student/*.h tests/support/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/given/%.o: student/%.c student/grundy.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
-$(GRADER_BUILD)/reference/%.o: reference/%.c student/grundy.h
+$(GRADER_BUILD)/reference/%.o: reference/%.c $(wildcard student/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h student/grundy.h

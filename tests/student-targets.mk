@@ -3,29 +3,40 @@
 # release's Makefile (grader/release/Makefile), so both run the suites the
 # same way. The including Makefile defines IMPL, IMPL_NAME, BUILD, TASKS,
 # SUITE_PROGRAMS and CRITERION_FLAGS, and how to build $(BUILD)/test_<task>.
+#
+# OPTIONAL_TASKS (the lab definition's choice, or as set) adds optional
+# Part 2 tasks after Tasks 0-2, e.g. OPTIONAL_TASKS="task5 task6"; their
+# programs and the names of their files (OPTIONAL_FILES) come from
+# tests/optional-tasks.mk.
+
+ALL_TASKS = $(TASKS) $(OPTIONAL_TASKS)
+ALL_SUITE_PROGRAMS = $(SUITE_PROGRAMS) $(OPTIONAL_TASKS:%=$(BUILD)/test_%)
 
 # Runs every task's suite (a failing task does not stop the others), then
 # prints the per-task summary; fails if any test failed.
-test: $(SUITE_PROGRAMS)
-	@tests/run-suites $(BUILD) $(TASKS) -- $(CRITERION_FLAGS)
+test: $(ALL_SUITE_PROGRAMS)
+	@tests/run-suites $(BUILD) $(ALL_TASKS) -- $(CRITERION_FLAGS)
 
 $(TASKS:%=test-%): test-%: $(BUILD)/test_%
 	@tests/run-suites $(BUILD) $* -- $(CRITERION_FLAGS)
 
 # The suites under valgrind. Timing checks are skipped (valgrind slows
 # everything down 20-50x); leaks and invalid accesses fail the run.
-memcheck: $(SUITE_PROGRAMS)
-	@LAB_SKIP_TIMING=1 tests/run-suites --valgrind $(BUILD) $(TASKS) -- $(CRITERION_FLAGS)
+memcheck: $(ALL_SUITE_PROGRAMS)
+	@LAB_SKIP_TIMING=1 tests/run-suites --valgrind $(BUILD) $(ALL_TASKS) -- $(CRITERION_FLAGS)
 
-# Line and branch coverage of the two solution files, as HTML. Built apart (no
+# Line and branch coverage of the solution files, as HTML. Built apart (no
 # optimisation, gcov instrumentation) so it never mixes with `make test`.
 COVERAGE_BUILD := build/coverage$(if $(filter student,$(IMPL)),,-$(IMPL_NAME))
+COVERED_FILES = grundy_position grundy_solver $(OPTIONAL_FILES)
+empty :=
+space := $(empty) $(empty)
 coverage:
 	@rm -rf $(COVERAGE_BUILD)
-	@$(MAKE) --no-print-directory IMPL=$(IMPL) BUILD=$(COVERAGE_BUILD) \
+	@$(MAKE) --no-print-directory IMPL=$(IMPL) BUILD=$(COVERAGE_BUILD) OPTIONAL_TASKS="$(OPTIONAL_TASKS)" \
 	    BASE_CFLAGS="$(subst -O2,-O0,$(LAB_CFLAGS)) --coverage" \
-	    $(TASKS:%=$(COVERAGE_BUILD)/test_%) >/dev/null
-	@tests/run-suites $(COVERAGE_BUILD) $(TASKS) -- $(CRITERION_FLAGS) >$(COVERAGE_BUILD)/tests.log 2>&1 || true
-	@gcovr --root . --filter '$(IMPL)/grundy_(position|solver)\.c' \
+	    $(ALL_TASKS:%=$(COVERAGE_BUILD)/test_%) >/dev/null
+	@tests/run-suites $(COVERAGE_BUILD) $(ALL_TASKS) -- $(CRITERION_FLAGS) >$(COVERAGE_BUILD)/tests.log 2>&1 || true
+	@gcovr --root . --filter '$(IMPL)/($(subst $(space),|,$(strip $(COVERED_FILES))))\.c' \
 	    --html-details $(COVERAGE_BUILD)/index.html --print-summary $(COVERAGE_BUILD)/impl
 	@echo "coverage report: $(COVERAGE_BUILD)/index.html (test output: $(COVERAGE_BUILD)/tests.log)"

@@ -24,6 +24,7 @@
 #define GRADER_PROXY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 typedef enum {
@@ -61,5 +62,14 @@ long long proxy_student_data_bytes(void);
 /* Ends the student process (asking it to exit first, so gcov and valgrind
  * write their data); also run at exit. */
 void proxy_shutdown(void);
+
+/* Ends the student process and forgets its positions: the next call starts
+ * a fresh one, whose stack is limited to stack_bytes (0: no limit of ours).
+ * For checks that judge the process itself (child_run_proxy.c). */
+void proxy_restart(size_t stack_bytes);
+
+/* How the last student process ended, when it died: the signal that killed
+ * it (0 if none), for messages about a crash. */
+int proxy_student_death_signal(void);
 
 #endif /* GRADER_PROXY_H */

@@ -91,6 +91,8 @@ static void become_student(const student_spawn_options *o, int request_read, int
         limit(RLIMIT_CPU, (rlim_t)o->cpu_seconds + 1);
     if (o->address_space > 0)
         limit(RLIMIT_AS, o->address_space);
+    if (o->stack_bytes > 0)
+        limit(RLIMIT_STACK, o->stack_bytes);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         fail_in_child(error_high, "cannot set no_new_privs");
 

@@ -35,6 +35,7 @@ typedef struct {
     student_policy policy;
     double cpu_seconds;      /* RLIMIT_CPU: a backstop behind the trusted side's own budget */
     size_t address_space;    /* RLIMIT_AS in bytes; 0 for none (valgrind) */
+    size_t stack_bytes;      /* RLIMIT_STACK in bytes; 0 for the inherited one */
     int output_fd;           /* where the submission's printing goes; -1 for nowhere */
     const char *gcov_prefix; /* POLICY_COVERAGE: where gcov writes its counter files */
     int gcov_prefix_strip;

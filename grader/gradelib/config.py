@@ -5,7 +5,7 @@ import os
 from . import labdef
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-HARNESS = os.path.join(REPO, "build", "grader")
+HARNESS = os.path.join(REPO, "build", "grader" + labdef.lab().build_suffix)
 RUBRIC = os.path.join(REPO, "grader", "rubric.txt")
 MAX_SOURCE_BYTES = 1 << 20
 
@@ -18,6 +18,8 @@ TASKS = [t.number for t in LAB.tasks]
 TASK_TITLES = {t.number: t.heading for t in LAB.tasks}
 FILE_OF_TASK = {t.number: t.file for t in LAB.tasks}
 DEFINES = {file: LAB.functions_of_file(file) for file in SUBMISSION_FILES}
+# The rubric's lines for this term's tasks, and what they must add up to.
+RUBRIC_TERM = {"tasks": TASKS, "total": sum(t.points for t in LAB.tasks)}
 # Task 0's map and Tasks 1-2's solver (task isolation, pipeline.py).
 POSITION, SOLVER = FILE_OF_TASK[0], FILE_OF_TASK[1]
 
@@ -82,11 +84,24 @@ CGROUP_PIDS = 512
 # "valgrind" is the figure of a memory::taskN test: valgrind runs inside
 # the student process, where code can silence it (growth.py).
 GATES = {
-    "expansions": "timing::*",
-    "memo_size": "timing::*",
+    "expansions": "{outside}",
+    "memo_size": "{outside}",
     "live_allocations": "memory::task{task}",
     "valgrind": "growth::task{task}",
 }
+
+
+def gate_patterns(figure, task):
+    """The tests that must pass (and earn their own points) for a test of
+    `task` that read `figure` to earn its points: "{outside}" is the task's
+    tests whose verdict is made outside the student process (lab.ini,
+    `outside`: Task 2's timing checks, Task 7's budget and stack checks)."""
+    gate = GATES.get(figure)
+    if gate is None:
+        return []
+    if gate == "{outside}":
+        return list(LAB.task(task).outside) or ["(no outside check)"]
+    return [gate.format(task=task)]
 
 # The growth probe (growth.py): the data segment of a student process may
 # grow at most this much between the warm-up and the end of its workload

@@ -11,15 +11,17 @@ size of its data segment from the kernel after a warm-up and at the end.
 Freed memory is reused, so honest code stays flat; a leak grows with every
 round, whatever the process says about itself.
 
-growth::task0 runs the position workload on Task 0's program; growth::task1
-and growth::task2 share the solver workload on the solver's program. They
-carry no points of their own.
+growth::taskN runs its task's workload (lab.ini: position for Task 0,
+solver for Tasks 1-2, which share it, and one generated from the task's
+functions for the others) on the task's program. They carry no points of
+their own.
 """
 
 from . import build, config, probes, sandbox
 from .results import TestResult
 
-WORKLOAD_OF_TASK = {t.number: t.growth for t in config.LAB.tasks}
+# position, solver, or (growth = api in lab.ini) the task's own, generated.
+WORKLOAD_OF_TASK = {t.number: t.suite if t.growth == "api" else t.growth for t in config.LAB.tasks}
 
 
 def _probe(mode, scratch, program, workload, seed):
@@ -52,8 +54,9 @@ def check(mode, scratch, programs, seed, log):
 
 
 def _test_result(test_id, task, workload, verdict):
-    what = ("building, copying, expanding and freeing positions" if workload == "position"
-            else "clearing the memo and solving positions")
+    what = {"position": "building, copying, expanding and freeing positions",
+            "solver": "clearing the memo and solving positions"}.get(
+                workload, f"calling Task {task}'s functions and freeing what they return")
     if verdict.get("outcome") != "measured":
         return TestResult(test_id, task, "failed", f"the memory-growth check could not run to the "
                           f"end ({verdict.get('message') or verdict.get('outcome')}), so it cannot "

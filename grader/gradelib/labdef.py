@@ -15,7 +15,11 @@ import shlex
 from dataclasses import dataclass, field
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-PATH = os.path.join(REPO, "tests", "public", "lab.ini")
+DEFAULT_PATH = os.path.join(REPO, "tests", "public", "lab.ini")
+# Another definition for this process and what it starts (make check grades
+# with every optional task on): a file whose [lab] says `extends = FILE`
+# and changes what it names. The make variable LAB_INI sets it for builds.
+PATH = os.path.realpath(os.environ.get("GRUNDY_LAB_DEFINITION") or DEFAULT_PATH)
 
 ARGUMENT_TYPES = ("position", "changes", "int", "freed")
 RESULT_TYPES = ("void", "bool", "int", "u64", "size", "position", "moves", "ints")
@@ -61,6 +65,7 @@ class Task:
     timed: bool = False       # the grader's timing checks belong to it
     memcheck: tuple = ()      # the light tests the grader runs again under valgrind
     growth: str = ""          # the growth probe's workload for its code (growth.py)
+    outside: tuple = ()       # its tests whose verdict is made outside the student process
 
     @property
     def suite(self):
@@ -90,10 +95,18 @@ class Lab:
     tasks: tuple              # the tasks of this term, in order
     all_tasks: tuple          # every task defined, switched on or not
     functions: tuple          # the API of the tasks of this term
+    all_functions: tuple      # the API of every task defined
     timing_ratio: float
     calibration_runs: int
     shapes: tuple
     public_positions: tuple = field(default_factory=tuple)
+    variant: str = ""         # "" for tests/public/lab.ini, else the other file's name
+
+    @property
+    def build_suffix(self):
+        """Builds of another definition go beside the default's: build/gen-NAME,
+        build/grader-NAME (the Makefile computes the same)."""
+        return f"-{self.variant}" if self.variant else ""
 
     def task(self, number):
         for t in self.all_tasks:
@@ -147,7 +160,8 @@ def _task(parser, name, path):
                 optional=_yes(section.get("optional", "no"), where),
                 timed=_yes(section.get("timed", "no"), where),
                 memcheck=tuple(section.get("memcheck", "").split()),
-                growth=section.get("growth", "").strip())
+                growth=section.get("growth", "").strip(),
+                outside=tuple(section.get("outside", "").split()))
 
 
 def _function(name, text, path, task_numbers):
@@ -178,9 +192,17 @@ def _shape(line, where):
 def load(path=PATH):
     parser = configparser.ConfigParser(interpolation=None, inline_comment_prefixes=None)
     parser.optionxform = str      # function names keep their case
+    files = [path]
     try:
+        variant = configparser.ConfigParser(interpolation=None)
         with open(path, encoding="utf-8") as handle:
-            parser.read_file(handle)
+            variant.read_file(handle)
+        base = variant.get("lab", "extends", fallback="")
+        if base:
+            files.insert(0, os.path.join(os.path.dirname(path), base))
+        for name in files:
+            with open(name, encoding="utf-8") as handle:
+                parser.read_file(handle)
     except (OSError, configparser.Error) as error:
         _fail(path, f"cannot be read: {error}")
     for required in ("lab", "timing", "api"):
@@ -209,7 +231,10 @@ def load(path=PATH):
         ratio = float(timing.get("ratio", ""))
     except ValueError:
         _fail(where, f"ratio '{timing.get('ratio')}' is not a number")
+    name = os.path.splitext(os.path.basename(path))[0]
     return Lab(name=lab.get("name", "lab"), handout=lab.get("handout", ""),
+               variant="" if os.path.realpath(path) == os.path.realpath(DEFAULT_PATH) else name,
+               all_functions=functions,
                cflags=tuple(shlex.split(lab.get("cflags", ""))),
                warnings=tuple(shlex.split(lab.get("warnings", ""))),
                headers=tuple(lab.get("headers", "").split()), tasks=tasks, all_tasks=all_tasks,

@@ -277,7 +277,7 @@ def score(tests, rubric_path):
     earned its own points (a memory check that rests on a faked memo size is
     withheld by the timing gate, so it cannot vouch for a leak count)."""
     by_id = {t.id: t for t in tests}
-    points = rubric.assign(rubric_path, [t.id for t in tests])
+    points = rubric.assign(rubric_path, [t.id for t in tests], **config.RUBRIC_TERM)
     withheld_gates(tests)
     scored = []
     for test_id, maximum in points.items():
@@ -292,8 +292,8 @@ def withheld_gates(tests):
     """Sets t.withheld on every passed test whose gate does not hold. A gate
     holds when every test it names passed and none of them is withheld, so
     this runs to a fixed point (withholding only ever grows)."""
-    def gate_holds(pattern):
-        matched = [t for t in tests if fnmatch.fnmatchcase(t.id, pattern)]
+    def gate_holds(patterns):
+        matched = [t for t in tests if any(fnmatch.fnmatchcase(t.id, p) for p in patterns)]
         return bool(matched) and all(t.passed and not t.withheld for t in matched)
 
     changed = True
@@ -303,10 +303,10 @@ def withheld_gates(tests):
             if not t.passed or t.withheld:
                 continue
             for figure in t.figures:
-                gate = config.GATES.get(figure)
-                if gate and not gate_holds(gate.format(task=t.task)):
+                patterns = config.gate_patterns(figure, t.task)
+                if patterns and not gate_holds(patterns):
                     t.withheld = (f"this test read a count only your program reports ({figure}); "
-                                  f"it earns its points only when the check {gate.format(task=t.task)} "
+                                  f"it earns its points only when the check {' and '.join(patterns)} "
                                   "made from outside passes too")
                     changed = True
                     break
@@ -349,7 +349,7 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
     rubric.assign(rubric_path, all_tests + [f"build::{f}" for f in config.SUBMISSION_FILES]
                   + [f"memory::task{t}" for t in config.TASKS]
                   + [f"growth::task{t}" for t in config.TASKS]
-                  + ["timing::" + name for name in config.TIMED_SHAPES])
+                  + ["timing::" + name for name in config.TIMED_SHAPES], **config.RUBRIC_TERM)
     space = scratch_dir.Scratch(log, keep=keep_scratch)
     scratch = space.path
     try:

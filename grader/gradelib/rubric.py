@@ -5,6 +5,7 @@ module only parses it and refuses anything that would make the total wrong.
 """
 
 import fnmatch
+import re
 from dataclasses import dataclass
 
 TOTAL = 100.0
@@ -55,9 +56,32 @@ def _shares(points, count):
     return [(base + (1 if i < extra else 0)) / UNIT for i in range(count)]
 
 
-def assign(path, test_ids):
-    """{test id: max points} for the graded tests among test_ids, in order."""
+def task_of_pattern(pattern, file_tasks=None):
+    """The task a rubric line gives points to, from its pattern (taskN::*,
+    taskN_hidden::*, memory::taskN, growth::taskN; build::FILE through
+    file_tasks {file: task}), or None when the pattern names none
+    (timing::*, which belongs to the timed task)."""
+    suite, _, name = pattern.partition("::")
+    match = re.fullmatch(r"task(\d+)(_hidden)?", suite)
+    if match:
+        return int(match.group(1))
+    if suite in ("memory", "growth") and re.fullmatch(r"task\d+", name):
+        return int(name[4:])
+    if suite == "build":
+        return (file_tasks or {}).get(name)
+    return None
+
+
+def assign(path, test_ids, tasks=None, total=TOTAL):
+    """{test id: max points} for the graded tests among test_ids, in order.
+
+    tasks: the task numbers of this term; a line whose pattern names another
+    task (an optional task not switched on) is left out, so one rubric
+    serves every choice of tasks. total: what the kept lines must add up to
+    (the term's tasks' points, lab.ini)."""
     lines, excluded = parse(path)
+    if tasks is not None:
+        lines = [l for l in lines if task_of_pattern(l.pattern) in (None, *tasks)]
     graded = [t for t in test_ids if not any(fnmatch.fnmatchcase(t, p) for p in excluded)]
     owner = {}
     for test in graded:
@@ -72,7 +96,7 @@ def assign(path, test_ids):
             raise RubricError(f"{path}:{line.number}: '{line.pattern}' matches no test")
         for test, share in zip(members, _shares(line.points, len(members))):
             points[test] = share
-    total = sum(line.points for line in lines)
-    if abs(total - TOTAL) > 1e-9:
-        raise RubricError(f"{path}: the points add up to {total:g}, not {TOTAL:g}")
+    added = sum(line.points for line in lines)
+    if abs(added - total) > 1e-9:
+        raise RubricError(f"{path}: the points add up to {added:g}, not {total:g}")
     return points

@@ -4,9 +4,12 @@
  * It lets shell tests, and people writing fixtures, ask the oracle for
  * nim values, outcomes and moves without writing C. Output formats follow
  * the data files (OEIS b-file lines) and the lab's grundy_to_string()
- * ("{3=1, 4=1}"), so results can be compared with diff.
+ * ("{3=1, 4=1}"), so results can be compared with diff. `grundy play`
+ * lets a person play against the oracle, with the game loop students get
+ * for `make play` (student/play_game.c).
  */
 #include "oracle.h"
+#include "play_game.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -24,6 +27,9 @@
 #define SEARCH_MAX_TOTAL 100L
 /* A heap of h has (h-1)/2 moves, all held in memory at once. */
 #define MOVES_MAX 1000000L
+/* A person reads every move of the position each turn: beyond a few
+ * hundred heights the list is no longer readable. */
+#define PLAY_MAX 1000L
 
 static const char *program = "grundy";
 
@@ -33,6 +39,7 @@ static void usage(FILE *out)
         "usage: %s nim N\n"
         "       %s outcome [--method=nim|--method=search] H...\n"
         "       %s moves H...\n"
+        "       %s play [--solver-first] H...\n"
         "       %s --help\n"
         "\n"
         "Grundy's game: a move splits one heap into two heaps of different\n"
@@ -50,10 +57,14 @@ static void usage(FILE *out)
         "  moves H...  prints every position reachable in one move, one per\n"
         "              line, as {height=count, ...}; each heap\n"
         "              0 <= H <= %ld.\n"
+        "  play H...   a game in the terminal against the oracle, from the\n"
+        "              position with heaps H... (each 0 <= H <= %ld): you\n"
+        "              move first (--solver-first: the oracle does), by\n"
+        "              typing a move's number; q quits.\n"
         "\n"
         "Bad arguments print an error and this text on stderr, exit 2.\n",
-        program, program, program, program,
-        NIM_MAX, NIM_MAX, SEARCH_MAX_TOTAL, MOVES_MAX);
+        program, program, program, program, program,
+        NIM_MAX, NIM_MAX, SEARCH_MAX_TOTAL, MOVES_MAX, PLAY_MAX);
 }
 
 _Noreturn static void fail(const char *fmt, ...)
@@ -187,6 +198,56 @@ static int cmd_moves(int argc, char **argv)
     return 0;
 }
 
+/* ---- play: the oracle as the engine of the game loop ---- */
+
+static play_position *oracle_engine_moves(const play_position *from, size_t *count)
+{
+    oracle_move_list *m = oracle_moves(from->heaps, from->n);
+    *count = m->count;
+    play_position *moves = m->count ? calloc(m->count, sizeof *moves) : NULL;
+    if (m->count > 0 && moves == NULL)
+        oracle_out_of_memory("play moves");
+    for (size_t i = 0; i < m->count; i++)
+        moves[i] = play_position_make(m->positions[i], m->lengths[i]);
+    oracle_move_list_free(m);
+    return moves;
+}
+
+static bool oracle_engine_winning_move(const play_position *from, play_position *to)
+{
+    oracle_move_list *m = oracle_moves(from->heaps, from->n);
+    bool found = false;
+    for (size_t i = 0; i < m->count && !found; i++) {
+        if (oracle_is_p(m->positions[i], m->lengths[i])) {
+            *to = play_position_make(m->positions[i], m->lengths[i]);
+            found = true;
+        }
+    }
+    oracle_move_list_free(m);
+    return found;
+}
+
+static int cmd_play(int argc, char **argv)
+{
+    bool solver_first = false;
+    if (argc > 0 && strcmp(argv[0], "--solver-first") == 0) {
+        solver_first = true;
+        argc--;
+        argv++;
+    }
+    size_t n;
+    int *heaps = parse_heaps("play", argc, argv, PLAY_MAX, &n);
+    const play_engine oracle_engine = {
+        .name = "the solver",
+        .moves = oracle_engine_moves,
+        .winning_move = oracle_engine_winning_move,
+    };
+    int status = play_game(&oracle_engine, heaps, n, solver_first, stdin, stdout);
+    free(heaps);
+    oracle_nim_table_free();
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -203,5 +264,7 @@ int main(int argc, char **argv)
         return cmd_outcome(argc - 2, argv + 2);
     if (strcmp(cmd, "moves") == 0)
         return cmd_moves(argc - 2, argv + 2);
+    if (strcmp(cmd, "play") == 0)
+        return cmd_play(argc - 2, argv + 2);
     fail("unknown command '%s'", cmd);
 }

@@ -129,6 +129,14 @@ size_t oracle_plain_search_last_memo_size(void);
  * solver may need to generate moves. Uses its own temporary table. */
 size_t oracle_count_reachable_nonterminal(const int *heaps, size_t n);
 
+/* The same count over reduced positions: each position has every pair of
+ * equal heaps removed (a height kept once when its count is odd, not at
+ * all when even) before it is counted or expanded, starting with this
+ * one. It counts the positions a memoizing search that reduces every
+ * position before looking it up meets, so it bounds how many times such
+ * a search may generate moves. The empty position is not counted. */
+size_t oracle_count_reachable_reduced(const int *heaps, size_t n);
+
 /* ---- shared by the oracle's files ---- */
 
 /* Prints "oracle: out of memory (<what>)" to stderr and aborts. */

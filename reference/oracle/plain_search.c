@@ -1,6 +1,6 @@
 /*
  * plain_search.c - the plain memoized search, and counting reachable
- * positions.
+ * positions (as they are, or with pairs of equal heaps cancelled).
  *
  * Both walk the real game: positions are canonical int arrays (heights >= 3,
  * ascending, repeats kept), moves come from oracle_moves(), and the table is
@@ -167,9 +167,26 @@ bool oracle_plain_search_is_p(const int *heaps, size_t n)
     return is_p;
 }
 
-/* ---- counting reachable positions (no pair cancellation) ---- */
+/* ---- counting reachable positions ---- */
 
-size_t oracle_count_reachable_nonterminal(const int *heaps, size_t n)
+/* Drops every pair of equal heights from a canonical array (so each
+ * height is left once or not at all); returns the new length. */
+static size_t cancel_pairs(int *heaps, size_t len)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (i + 1 < len && heaps[i] == heaps[i + 1])
+            i++; /* this heap and the next cancel */
+        else
+            heaps[kept++] = heaps[i];
+    }
+    return kept;
+}
+
+/* The nonterminal positions reachable from heaps[0 .. n-1], with every
+ * position reduced by cancel_pairs() first when `cancel` is set (the
+ * positions a search over reduced positions expands). */
+static size_t count_reachable(const int *heaps, size_t n, bool cancel)
 {
     pos_table seen = { NULL, 0, 0 };
     size_t len;
@@ -181,6 +198,8 @@ size_t oracle_count_reachable_nonterminal(const int *heaps, size_t n)
         memcpy(start, heaps, n * sizeof *start);
     }
     len = oracle_canonicalize(start, n);
+    if (cancel)
+        len = cancel_pairs(start, len);
     if (len == 0) {
         free(start);
         return 0;               /* the empty position has no move */
@@ -207,6 +226,8 @@ size_t oracle_count_reachable_nonterminal(const int *heaps, size_t n)
         oracle_move_list *moves = oracle_moves(pos, plen);
         for (size_t i = 0; i < moves->count; i++) {
             size_t clen = moves->lengths[i];
+            if (cancel) /* the list is ours to change: it is freed below */
+                clen = cancel_pairs(moves->positions[i], clen);
             if (clen == 0 || lookup(&seen, moves->positions[i], clen))
                 continue;
             slot *s = insert(&seen, moves->positions[i], clen, false);
@@ -233,4 +254,14 @@ size_t oracle_count_reachable_nonterminal(const int *heaps, size_t n)
     free(stack_len);
     table_free(&seen);
     return count;
+}
+
+size_t oracle_count_reachable_nonterminal(const int *heaps, size_t n)
+{
+    return count_reachable(heaps, n, false);
+}
+
+size_t oracle_count_reachable_reduced(const int *heaps, size_t n)
+{
+    return count_reachable(heaps, n, true);
 }

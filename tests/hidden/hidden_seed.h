@@ -115,6 +115,22 @@ static inline void hidden_split(unsigned *state, int extra, int n, int *heaps)
     }
 }
 
+/* Draws live heaps (each >= 3) into heaps[]: between min_heaps and
+ * max_heaps of them (fewer when the total does not allow that many), with
+ * a total between min_total and max_total, split at random cut points.
+ * Returns how many. */
+static inline size_t hidden_draw_heaps(unsigned *rng, int *heaps, int min_heaps, int max_heaps,
+                                       int min_total, int max_total)
+{
+    int most = max_total / 3 < max_heaps ? max_total / 3 : max_heaps;
+    int n = hidden_between(rng, min_heaps < most ? min_heaps : most, most);
+    int low = min_total > 3 * n ? min_total : 3 * n;
+    int total = hidden_between(rng, low, max_total);
+    int extra = total - 3 * n;
+    hidden_split(rng, extra, n, heaps);
+    return (size_t)n;
+}
+
 /* printf-style text followed by " (seed N)", in a buffer of this header;
  * valid until the next call. */
 __attribute__((format(printf, 1, 2))) static inline const char *hidden_with_seed(const char *format,

@@ -30,22 +30,6 @@ TestSuite(task1_hidden, .description = "Task 1, hidden: the recursive solver", .
 /* The largest total of any position here (see the top of the file). */
 enum { MAX_TOTAL = 20 };
 
-/* Draws live heaps (each >= 3) into heaps[]: between min_heaps and
- * max_heaps of them (fewer when the total does not allow that many), with
- * a total between min_total and max_total, split at random cut points.
- * Returns how many. */
-static size_t draw_heaps(unsigned *rng, int *heaps, int min_heaps, int max_heaps, int min_total,
-                         int max_total)
-{
-    int most = max_total / 3 < max_heaps ? max_total / 3 : max_heaps;
-    int n = hidden_between(rng, min_heaps < most ? min_heaps : most, most);
-    int low = min_total > 3 * n ? min_total : 3 * n;
-    int total = hidden_between(rng, low, max_total);
-    int extra = total - 3 * n;
-    hidden_split(rng, extra, n, heaps);
-    return (size_t)n;
-}
-
 /* " (built by adding 5, 1, 3)" for messages (one static buffer). */
 static const char *built_by(const int *heaps, size_t n)
 {
@@ -65,7 +49,7 @@ LAB_TEST(task1_hidden, random_multi_heap_positions)
     unsigned rng = RNG(random_multi_heap_positions);
     for (int round = 0; round < 40; round++) {
         int heaps[8];
-        size_t n = draw_heaps(&rng, heaps, 2, 6, 6, MAX_TOTAL);
+        size_t n = hidden_draw_heaps(&rng, heaps, 2, 6, 6, MAX_TOTAL);
         hidden_check_outcome(heaps, n, lab_random(&rng) % 2, "", SECTION_SOLVER);
     }
 }
@@ -80,7 +64,7 @@ LAB_TEST(task1_hidden, random_p_positions)
     int found = 0;
     for (int attempt = 0; attempt < 5000 && found < 15; attempt++) {
         int heaps[8];
-        size_t n = draw_heaps(&rng, heaps, 2, 6, 8, MAX_TOTAL);
+        size_t n = hidden_draw_heaps(&rng, heaps, 2, 6, 8, MAX_TOTAL);
         if (!oracle_is_p(heaps, n))
             continue;
         found++;
@@ -116,7 +100,7 @@ LAB_TEST(task1_hidden, dead_heaps_mixed_in)
     unsigned rng = RNG(dead_heaps_mixed_in);
     for (int round = 0; round < 30; round++) {
         int live[8], heaps[16];
-        size_t live_n = draw_heaps(&rng, live, 2, 5, 6, MAX_TOTAL);
+        size_t live_n = hidden_draw_heaps(&rng, live, 2, 5, 6, MAX_TOTAL);
         size_t dead_n = (size_t)hidden_between(&rng, 1, 6);
         size_t n = 0;
         for (size_t i = 0; i < live_n; i++)
@@ -229,7 +213,7 @@ LAB_TEST(task1_hidden, solver_leaves_random_positions_unchanged)
     unsigned rng = RNG(solver_leaves_random_positions_unchanged);
     for (int round = 0; round < 25; round++) {
         int heaps[16];
-        size_t n = draw_heaps(&rng, heaps, 2, 6, 6, MAX_TOTAL);
+        size_t n = hidden_draw_heaps(&rng, heaps, 2, 6, 6, MAX_TOTAL);
         for (int k = hidden_between(&rng, 0, 3); k > 0; k--)
             heaps[n++] = hidden_between(&rng, 1, 2);
         hidden_shuffle(heaps, n, &rng);
@@ -267,7 +251,7 @@ LAB_TEST(task1_hidden, repeated_questions_agree)
     int heaps[12][8];
     size_t n[12];
     for (int i = 0; i < 12; i++)
-        n[i] = draw_heaps(&rng, heaps[i], 2, 5, 6, MAX_TOTAL);
+        n[i] = hidden_draw_heaps(&rng, heaps[i], 2, 5, 6, MAX_TOTAL);
     for (int i = 0; i < 12; i++)
         hidden_check_outcome(heaps[i], n[i], false, " (first time asked)", SECTION_SOLVER);
     for (int i = 11; i >= 0; i--)

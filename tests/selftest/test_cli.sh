@@ -208,6 +208,11 @@ if run_ok "$tmp/m" moves 4 4; then
     check "grundy moves 4 4" "{3=1, 4=1}" "$(cat "$tmp/m")"
 fi
 
+# ---- play: a whole game is tests/selftest/test_play.py; here, input ends ----
+if run_ok "$tmp/p" play 7 </dev/null; then
+    check "grundy play 7 with no input: ends the game" "1" "$(grep -c 'End of input: the game is abandoned' "$tmp/p")"
+fi
+
 # ---- help ----
 rc=0
 "$BIN" --help >"$tmp/help" 2>"$tmp/stderr" || rc=$?
@@ -234,6 +239,10 @@ bad_args=(
     "outcome --method=search 60 60"
     "moves"
     "moves 4 y"
+    "play"
+    "play --solver-first"
+    "play 1001"
+    "play 10 z"
     "frobnicate"
 )
 summary_checks

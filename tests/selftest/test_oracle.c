@@ -763,6 +763,47 @@ Test(oracle, count_reachable_matches_plain_list_count)
     }
 }
 
+Test(oracle, count_reachable_reduced_hand_counted)
+{
+    /* Pairs of equal heaps are dropped before a position is counted, so
+     * [3,3] is {} (not counted) and [4,4,5] is [5]. */
+    struct { int heaps[4]; size_t n; size_t want; const char *why; } cases[] = {
+        { {0}, 0, 0, "empty" },
+        { {3, 3}, 2, 0, "a pair: {}" },
+        { {4, 4}, 2, 0, "a pair: {}" },
+        { {7}, 1, 6, "[7] [6] [5] [3,4] [4] [3] ([3,3] is {})" },
+        { {8}, 1, 8, "[8] [7] [6] [5] [3,5] [3,4] [4] [3]" },
+        { {4, 4, 5}, 3, 3, "reduced to [5]: [5] [4] [3]" },
+        { {5, 5, 5}, 3, 3, "reduced to [5]" },
+        { {2, 7, 1}, 3, 6, "dead heaps ignored: as [7]" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t got = oracle_count_reachable_reduced(cases[i].heaps, cases[i].n);
+        cr_assert(got == cases[i].want,
+                  "oracle_count_reachable_reduced(%s): expected %zu (%s), got %zu",
+                  show(cases[i].heaps, cases[i].n), cases[i].want, cases[i].why, got);
+    }
+}
+
+Test(oracle, count_reachable_reduced_ignores_pairs)
+{
+    /* A pair changes nothing once positions are reduced, and reducing
+     * never makes more positions than the plain count. */
+    for (int x = 3; x <= 18; x++) {
+        for (int h = 3; h <= 9; h += 3) {
+            int with_pair[3] = {h, x, h};
+            size_t plain = oracle_count_reachable_reduced(&x, 1);
+            size_t paired = oracle_count_reachable_reduced(with_pair, 3);
+            cr_assert(paired == plain,
+                      "oracle_count_reachable_reduced(%s) = %zu, but [%d] alone gives %zu",
+                      show(with_pair, 3), paired, x, plain);
+            cr_assert(plain <= oracle_count_reachable_nonterminal(&x, 1),
+                      "oracle_count_reachable_reduced([%d]) = %zu exceeds the plain count %zu", x,
+                      plain, oracle_count_reachable_nonterminal(&x, 1));
+        }
+    }
+}
+
 /* ---- (g) canonicalize ---- */
 
 Test(oracle, canonicalize_examples)

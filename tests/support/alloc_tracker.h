@@ -17,4 +17,11 @@
 /* Blocks allocated through the wrappers and not freed yet. */
 size_t alloc_live_blocks(void);
 
+/* The blocks a returned malloc'ed array (grundy_nim_table's) still holds
+ * among alloc_live_blocks() until the caller frees it: 1 here, where the
+ * caller frees the student's own block; 0 under the grader, where the
+ * caller holds a copy on the trusted side and the student process has
+ * already freed the array it sent (grader/boundary/proxy.c). */
+size_t alloc_blocks_of_a_returned_array(void);
+
 #endif /* ALLOC_TRACKER_H */
