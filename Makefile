@@ -100,6 +100,9 @@ $(BUILD) $(BUILD)/given $(BUILD)/oracle $(BUILD)/support $(BUILD)/impl $(BUILD)/
 
 # ---- student targets ----------------------------------------------------------
 
+# `make test` renders the handout it points to, when pandoc is there.
+HANDOUT_HTML := build/handouts/grundy-lab.html
+test $(TASKS:%=test-%) memcheck: | $(if $(shell command -v pandoc),$(HANDOUT_HTML))
 include tests/student-targets.mk
 
 # ---- the grader's harness -----------------------------------------------------

@@ -4,6 +4,11 @@
 # same way. The including Makefile defines IMPL, IMPL_NAME, BUILD, TASKS,
 # RUNNERS and CRITERION_FLAGS, and how to build $(BUILD)/test_<task>.
 
+# The rendered handout `make test` points to (the including Makefile may
+# set another path, and a rule to make it).
+HANDOUT_HTML ?= handouts/grundy-lab.html
+export HANDOUT_HTML
+
 # Runs every task's suite (a failing task does not stop the others), then
 # prints the per-task summary; fails if any test failed.
 test: $(RUNNERS)

@@ -35,6 +35,7 @@ static void expect_heaps(const grundy_position *p, const char *what, const int *
 LAB_TEST(task0, new_single_heap)
 {
     for (int h = 3; h <= 40; h++) {
+        lab_trace("grundy_new(%d)", h);
         grundy_position *p = grundy_new(h);
         const char *what = lab_format("grundy_new(%d)", h);
         char name[64];
@@ -51,6 +52,7 @@ LAB_TEST(task0, new_dead_heap_is_empty)
 {
     /* Heaps of 0, 1 and 2 cannot be split: the invariant leaves them out. */
     for (int h = -1; h <= 2; h++) {
+        lab_trace("grundy_new(%d)", h);
         grundy_position *p = grundy_new(h);
         char name[64];
         snprintf(name, sizeof name, "grundy_new(%d)", h);
@@ -69,6 +71,7 @@ LAB_TEST(task0, add_heap_keeps_map_sorted)
         int steps = 1 + (int)(lab_random(&seed) % 20);
         for (int s = 0; s < steps; s++) {
             int h = (int)(lab_random(&seed) % 14); /* includes dead heights 0..2 */
+            lab_trace("grundy_add_heap(p, %d) after adding %s", h, lab_heaps_text(heaps, n));
             grundy_add_heap(p, h);
             heaps[n++] = h;
             char name[128];
@@ -86,6 +89,7 @@ LAB_TEST(task0, count_reports_each_height)
     const int heights[] = {1, 2, 3, 4, 5, 6, 9, 10};
     const int counts[] = {0, 0, 1, 0, 1, 0, 3, 0}; /* read off the heaps above */
     for (size_t i = 0; i < sizeof heights / sizeof *heights; i++) {
+        lab_trace("grundy_count({3=1, 5=1, 9=3}, %d)", heights[i]);
         int got = grundy_count(p, heights[i]);
         LAB_EXPECT(got == counts[i], SECTION_MAP,
                    "grundy_count({3=1, 5=1, 9=3}, %d) returned %d, expected %d", heights[i], got,
@@ -107,6 +111,7 @@ LAB_TEST(task0, remove_heap)
         }
         for (int s = 0; s < 20; s++) {
             int h = 3 + (int)(lab_random(&seed) % 8); /* 9 and 10 are never present */
+            lab_trace("grundy_remove_heap(%s, %d)", lab_heaps_text(heaps, n), h);
             grundy_remove_heap(p, h);
             for (size_t i = 0; i < n; i++) {
                 if (heaps[i] == h) {
@@ -125,8 +130,10 @@ LAB_TEST(task0, remove_heap)
 LAB_TEST(task0, copy_is_deep)
 {
     grundy_position *p = lab_build(LAB_HEAPS(4, 7, 7));
+    lab_trace("grundy_copy({4=1, 7=2})");
     grundy_position *c = grundy_copy(p);
     expect_heaps(c, "grundy_copy({4=1, 7=2})", LAB_HEAPS(4, 7, 7), SECTION_MAP);
+    lab_trace("changing the copy of {4=1, 7=2}: adding 5, removing 7 and 4");
     grundy_add_heap(c, 5);
     grundy_remove_heap(c, 7);
     grundy_remove_heap(c, 4);
@@ -138,6 +145,7 @@ LAB_TEST(task0, copy_is_deep)
 
 LAB_TEST(task0, free_null_is_a_no_op)
 {
+    lab_trace("grundy_free(NULL)");
     grundy_free(NULL);
     position_list_free(NULL);
     grundy_position *p = grundy_new(5);
@@ -151,6 +159,7 @@ LAB_TEST(task0, equality_ignores_order_and_dead_heaps)
     grundy_position *b = lab_build(LAB_HEAPS(3, 8, 1, 3, 2, 5));
     grundy_position *c = lab_build(LAB_HEAPS(3, 5, 8));
     grundy_position *d = lab_build(LAB_HEAPS(3, 3, 5, 9));
+    lab_trace("grundy_equals on {3=2, 5=1, 8=1} built in two orders");
     LAB_EXPECT(grundy_equals(a, b), SECTION_EQUALITY,
                "grundy_equals({3=2, 5=1, 8=1} built as 5,3,8,3; the same built as 3,8,1,3,2,5) "
                "returned false, expected true");
@@ -162,6 +171,7 @@ LAB_TEST(task0, equality_ignores_order_and_dead_heaps)
                "grundy_equals({3=2, 5=1, 8=1}, {3=2, 5=1, 9=1}) returned true; heights differ");
     grundy_position *empty = lab_build(LAB_HEAPS(1, 2, 2));
     grundy_position *none = lab_build(NULL, 0);
+    lab_trace("grundy_equals({}, {}), one built from the heaps 1, 2, 2");
     LAB_EXPECT(grundy_equals(empty, none), SECTION_EQUALITY,
                "grundy_equals(heaps 1,2,2, no heaps) returned false; both are the empty position {}");
     LAB_EXPECT(!grundy_equals(empty, c), SECTION_EQUALITY,
@@ -187,9 +197,11 @@ LAB_TEST(task0, equal_positions_hash_equal)
         for (size_t i = 0; i < n; i++)
             reversed[i] = heaps[n - 1 - i];
         grundy_position *backward = lab_build(reversed, n);
+        const char *text = lab_heaps_text(heaps, n);
+        lab_trace("grundy_copy(%s)", text);
         grundy_position *copy = grundy_copy(forward);
         LAB_EXPECT(copy != NULL, SECTION_MAP, "grundy_copy returned NULL");
-        const char *text = lab_heaps_text(heaps, n);
+        lab_trace("grundy_hash(%s), built in two orders and copied", text);
         LAB_EXPECT(grundy_hash(forward) == grundy_hash(backward), SECTION_EQUALITY,
                    "%s built in two orders hashes to %llu and %llu; equal positions must hash equal",
                    text, (unsigned long long)grundy_hash(forward),
@@ -236,6 +248,7 @@ static void expect_moves(const int *heaps, size_t n)
 {
     const char *text = lab_heaps_text(heaps, n);
     grundy_position *p = lab_build(heaps, n);
+    lab_trace("grundy_get_moves(%s)", text);
     position_list *moves = grundy_get_moves(p);
     LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves(%s) returned NULL; return a list (empty when there is no move)", text);
     oracle_move_list *want = oracle_moves(heaps, n);
@@ -268,6 +281,7 @@ static void expect_moves(const int *heaps, size_t n)
     expect_heaps(p, what, heaps, n, SECTION_MOVES);
     free(matched);
     oracle_move_list_free(want);
+    lab_trace("position_list_free(the moves of %s)", text);
     position_list_free(moves);
     grundy_free(p);
 }
@@ -276,6 +290,7 @@ LAB_TEST(task0, moves_of_small_heaps_by_hand)
 {
     /* Derived by hand from the rules: 3 -> 1+2 = {}; 4 -> 1+3 = {3} (2+2 is
      * not allowed); 7 -> 1+6, 2+5, 3+4. */
+    lab_trace("grundy_get_moves(grundy_new(7))");
     grundy_position *p = grundy_new(7);
     LAB_EXPECT(p != NULL, SECTION_MAP, "grundy_new(7) returned NULL");
     position_list *moves = grundy_get_moves(p);
@@ -299,6 +314,7 @@ LAB_TEST(task0, moves_of_single_heaps)
 LAB_TEST(task0, moves_of_the_empty_position)
 {
     grundy_position *p = lab_build(NULL, 0);
+    lab_trace("grundy_get_moves({})");
     position_list *moves = grundy_get_moves(p);
     LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves({}) returned NULL; expected an empty list");
     LAB_EXPECT(moves->size == 0, SECTION_MOVES, "grundy_get_moves({}) returned %zu moves, expected 0",
@@ -331,6 +347,7 @@ LAB_TEST(task0, moves_two_levels_deep)
     const int starts[][2] = {{8, 9}, {12, 12}, {10, 3}};
     for (size_t s = 0; s < sizeof starts / sizeof *starts; s++) {
         grundy_position *p = lab_build(starts[s], 2);
+        lab_trace("grundy_get_moves(%s)", lab_heaps_text(starts[s], 2));
         position_list *moves = grundy_get_moves(p);
         LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves returned NULL");
         for (size_t i = 0; i < moves->size; i++) {
@@ -347,15 +364,18 @@ LAB_TEST(task0, nothing_leaks)
 {
     size_t before = alloc_live_blocks();
     grundy_position *p = lab_build(LAB_HEAPS(9, 14, 14, 6));
+    lab_trace("grundy_copy({6=1, 9=1, 14=2}), then grundy_get_moves of the copy");
     grundy_position *c = grundy_copy(p);
     position_list *moves = grundy_get_moves(c);
     LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves({6=1, 9=1, 14=2}) returned NULL");
+    lab_trace("adding and removing one heap of each height 3 to 29 on the copy");
     for (int h = 3; h < 30; h++)
         grundy_add_heap(c, h);
     for (int h = 3; h < 30; h++)
         grundy_remove_heap(c, h);
     char *text = grundy_to_string(c);
     free(text);
+    lab_trace("freeing the moves, the copy and {6=1, 9=1, 14=2}");
     position_list_free(moves);
     grundy_free(c);
     grundy_free(p);

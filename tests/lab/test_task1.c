@@ -17,12 +17,14 @@ LAB_TEST(task1, terminal_positions)
 {
     const int dead[] = {1, 2, 2, 1};
     grundy_position *p = lab_build(dead, 4);
+    lab_trace("grundy_is_terminal({}), built from the heaps 1, 2, 2, 1");
     LAB_EXPECT(grundy_is_terminal(p), SECTION_SOLVER,
                "grundy_is_terminal({}) returned false; with only heaps of 1 and 2 (not stored) "
                "no move is possible");
     grundy_free(p);
     for (int h = 3; h <= 20; h++) {
         grundy_position *q = lab_build(&h, 1);
+        lab_trace("grundy_is_terminal({%d=1})", h);
         LAB_EXPECT(!grundy_is_terminal(q), SECTION_SOLVER,
                    "grundy_is_terminal({%d=1}) returned true; a heap of %d can be split into 1 and %d",
                    h, h, h - 1);
@@ -89,6 +91,7 @@ LAB_TEST(task1, p_and_n_always_disagree)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         grundy_position *p = lab_build(cases[i], 3);
         const char *text = lab_position_text(p, "a test position");
+        lab_trace("grundy_is_p_position(%s), then grundy_is_n_position", text);
         bool is_p = grundy_is_p_position(p);
         bool is_n = grundy_is_n_position(p);
         LAB_EXPECT(is_p != is_n, SECTION_SOLVER,

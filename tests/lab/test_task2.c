@@ -34,6 +34,7 @@ static const double MIN_CALIBRATION_SECONDS = 0.05;
 /* Solves `heap` from a cold memo and returns the expansions it took. */
 static uint64_t cold_expansions(int heap, bool ask_p)
 {
+    lab_trace("grundy_memo_clear()");
     grundy_memo_clear();
     grundy_position *p = lab_build(&heap, 1);
     expansions_reset();
@@ -171,6 +172,7 @@ static void expect_fast(const int *heaps, size_t n, double calibration)
     double budget = BUDGET_RATIO * calibration;
     if (budget < MIN_CALIBRATION_SECONDS)
         budget = MIN_CALIBRATION_SECONDS;
+    lab_trace("solving %s in a child process, with a CPU budget of %.3f s", text, budget);
     timed_result r = timed_is_p(heaps, n, budget);
     LAB_EXPECT(r.outcome != TIMED_CRASHED || r.signal == 0, SECTION_MEMO,
                "solving %s from an empty memo crashed with signal %d (%s); run `make memcheck`",
