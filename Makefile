@@ -66,7 +66,7 @@ $(BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) student/gr
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
 $(BUILD)/impl/%.o: $(IMPL)/%.c student/grundy.h | $(BUILD)/impl
-	$(CC) $(BASE_CFLAGS) $(IMPL_WARN) $(INCLUDES) -c $< -o $@
+	$(call compile_student_file,$(CC) $(BASE_CFLAGS) $(IMPL_WARN) $(INCLUDES) -c $< -o $@)
 
 $(BUILD)/lab/%.o: tests/lab/%.c $(wildcard tests/support/*.h) | $(BUILD)/lab
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@

@@ -4,6 +4,15 @@
 # same way. The including Makefile defines IMPL, IMPL_NAME, BUILD, TASKS,
 # RUNNERS and CRITERION_FLAGS, and how to build $(BUILD)/test_<task>.
 
+# Compiles one of the student's two files: the compiler's messages are
+# shown as usual, and kept beside the object ($@.warnings) so that
+# tests/run-suites can count the warnings and fail a task on one that is
+# almost always a bug. Usage in a recipe: $(call compile_student_file,COMMAND)
+define compile_student_file
+@echo '$(1)'
+@$(1) 2>$@.warnings; status=$$?; cat $@.warnings >&2; exit $$status
+endef
+
 # The rendered handout `make test` points to (the including Makefile may
 # set another path, and a rule to make it).
 HANDOUT_HTML ?= handouts/grundy-lab.html
