@@ -222,24 +222,177 @@ LAB_TEST(task0, hash_spreads_positions)
      * two-heap positions must give at least 100 distinct values. */
     enum { POSITIONS = 200 };
     unsigned long long hashes[POSITIONS];
+    int heaps[POSITIONS][2];
     size_t made = 0;
     for (int a = 3; a < 23 && made < POSITIONS; a++)
         for (int b = a; b < a + 10 && made < POSITIONS; b++) {
             grundy_position *p = lab_build(LAB_HEAPS(a, b));
-            hashes[made++] = grundy_hash(p);
+            lab_trace("grundy_hash(%s)", lab_heaps_text(LAB_HEAPS(a, b)));
+            hashes[made] = grundy_hash(p);
+            heaps[made][0] = a;
+            heaps[made][1] = b;
+            made++;
             grundy_free(p);
         }
-    size_t distinct = 0;
+    size_t distinct = 0, first_twin = 0, second_twin = 0;
     for (size_t i = 0; i < made; i++) {
         bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
+        for (size_t j = 0; j < i && !seen; j++) {
             seen = hashes[j] == hashes[i];
+            if (seen && second_twin == 0) {
+                first_twin = j;
+                second_twin = i;
+            }
+        }
         distinct += !seen;
     }
     LAB_EXPECT(distinct >= made / 2, SECTION_EQUALITY,
-               "%zu two-heap positions {a, b} (3 <= a <= b < a + 10) got only %zu distinct hashes; "
-               "mix both height and count of every entry into the hash",
-               made, distinct);
+               "%zu different two-heap positions {a, b} (3 <= a <= b < a + 10) got only %zu "
+               "different hashes; for example %s and %s both hash to %llu. Combine the entries in "
+               "order (h = h * M + height, then h = h * M + count) rather than adding heights up "
+               "or keeping only some entries, so that different positions rarely share a value",
+               made, distinct, lab_heaps_text(heaps[first_twin], 2),
+               lab_heaps_text(heaps[second_twin], 2), hashes[second_twin]);
+}
+
+/* The position with these heaps (heights at most 40), built the long way
+ * round: every height from 3 to 40 is added around them and removed
+ * again, so its array has grown several times and holds old entries past
+ * `size`. */
+static grundy_position *build_by_a_detour(const int *heaps, size_t n)
+{
+    grundy_position *p = lab_build(NULL, 0);
+    lab_trace("adding the heights 3 to 40 and then %s to a position", lab_heaps_text(heaps, n));
+    for (int h = 3; h <= 40; h++)
+        grundy_add_heap(p, h);
+    for (size_t i = 0; i < n; i++)
+        grundy_add_heap(p, heaps[i]);
+    lab_trace("removing one heap of each height from 40 down to 3, to leave %s", lab_heaps_text(heaps, n));
+    for (int h = 40; h >= 3; h--)
+        grundy_remove_heap(p, h);
+    return p;
+}
+
+LAB_TEST(task0, hash_ignores_history)
+{
+    /* Equal positions must hash equal however they were built: the hash
+     * may read only what equality compares. */
+    const int cases[][3] = {{3, 7, 7}, {5, 0, 0}, {4, 9, 12}, {0, 0, 0}, {20, 20, 20}, {6, 11, 40}};
+    const char *detour = "built by adding and removing the heights 3 to 40 around it";
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *text = lab_heaps_text(cases[i], 3);
+        grundy_position *direct = lab_build(cases[i], 3);
+        grundy_position *long_way = build_by_a_detour(cases[i], 3);
+        char what[160];
+        snprintf(what, sizeof what, "%s %s", text, detour);
+        expect_heaps(long_way, what, cases[i], 3, SECTION_MAP);
+        lab_trace("grundy_equals(%s built directly, the same %s)", text, detour);
+        LAB_EXPECT(grundy_equals(direct, long_way), SECTION_EQUALITY,
+                   "grundy_equals returned false for %s built directly and the same %s "
+                   "(capacity %zu against %zu); compare only size and entries[0 .. size-1]",
+                   text, detour, direct->capacity, long_way->capacity);
+        lab_trace("grundy_hash(%s), built directly and %s", text, detour);
+        unsigned long long direct_hash = grundy_hash(direct), long_way_hash = grundy_hash(long_way);
+        LAB_EXPECT(direct_hash == long_way_hash, SECTION_EQUALITY,
+                   "%s hashes to %llu when built directly (capacity %zu) but to %llu when %s "
+                   "(capacity %zu, old entries past size). Equal positions must hash equal: hash "
+                   "only the height and count of entries[0 .. size-1], never capacity, the slots "
+                   "past size or the entries pointer",
+                   text, direct_hash, direct->capacity, long_way_hash, detour, long_way->capacity);
+        grundy_free(direct);
+        grundy_free(long_way);
+    }
+}
+
+/* Counts the pairs of positions, made by `vary`, that hash equal; keeps
+ * one pair as an example. Each pair differs in one thing only. */
+typedef void (*pair_maker)(size_t i, int *a, size_t *a_n, int *b, size_t *b_n);
+
+static size_t count_twins(pair_maker vary, size_t pairs, char *example, size_t size)
+{
+    size_t twins = 0;
+    for (size_t i = 0; i < pairs; i++) {
+        int a[8], b[8];
+        size_t a_n, b_n;
+        vary(i, a, &a_n, b, &b_n);
+        grundy_position *p = lab_build(a, a_n), *q = lab_build(b, b_n);
+        lab_trace("grundy_hash(%s) and grundy_hash(%s)", lab_heaps_text(a, a_n), lab_heaps_text(b, b_n));
+        unsigned long long p_hash = grundy_hash(p), q_hash = grundy_hash(q);
+        if (p_hash == q_hash && twins++ == 0)
+            snprintf(example, size, "%s and %s both hash to %llu", lab_heaps_text(a, a_n),
+                     lab_heaps_text(b, b_n), p_hash);
+        grundy_free(p);
+        grundy_free(q);
+    }
+    return twins;
+}
+
+/* The positions the two tests below vary: heights 3 to 13, one heap each. */
+static const int VARIED[][3] = {{3, 0, 0}, {5, 0, 0}, {12, 0, 0}, {3, 8, 0}, {4, 6, 9}, {7, 10, 13}};
+enum { VARIED_COUNT = sizeof VARIED / sizeof *VARIED, EXTRA_COUNTS = 3 };
+
+/* Pair i: one of VARIED with one of its heights held c and c + 1 times. */
+static void counts_differ(size_t i, int *a, size_t *a_n, int *b, size_t *b_n)
+{
+    const int *base = VARIED[i / (3 * EXTRA_COUNTS)];
+    size_t entry = i / EXTRA_COUNTS % 3;
+    int extra = (int)(i % EXTRA_COUNTS);
+    if (base[entry] == 0)
+        entry = 0; /* a base with fewer heights: vary its first one */
+    *a_n = 0;
+    for (size_t k = 0; k < 3 && base[k] != 0; k++)
+        a[(*a_n)++] = base[k];
+    for (int k = 0; k < extra; k++)
+        a[(*a_n)++] = base[entry];
+    memcpy(b, a, *a_n * sizeof *a);
+    *b_n = *a_n;
+    b[(*b_n)++] = base[entry];
+}
+
+/* Pair i: one of VARIED, and the same with one height moved to a height it
+ * does not hold, its count kept (two heaps of it, so counts matter too). */
+static void heights_differ(size_t i, int *a, size_t *a_n, int *b, size_t *b_n)
+{
+    const int *base = VARIED[i / 6];
+    size_t entry = i / 2 % 3;
+    if (base[entry] == 0)
+        entry = 0;
+    int moved_to = base[entry] + (i % 2 == 0 ? 1 : 14); /* above every height of VARIED */
+    *a_n = *b_n = 0;
+    for (size_t k = 0; k < 3 && base[k] != 0; k++) {
+        int b_height = k == entry ? moved_to : base[k];
+        a[(*a_n)++] = base[k];
+        a[(*a_n)++] = base[k];
+        b[(*b_n)++] = b_height;
+        b[(*b_n)++] = b_height;
+    }
+}
+
+LAB_TEST(task0, hash_mixes_every_count)
+{
+    /* A good hash may give a few such pairs the same value (a quarter of
+     * them is far more than chance); one that leaves the counts out gives
+     * it to all of them. */
+    char example[256] = "";
+    size_t pairs = VARIED_COUNT * 3 * EXTRA_COUNTS;
+    size_t twins = count_twins(counts_differ, pairs, example, sizeof example);
+    LAB_EXPECT(4 * twins < pairs, SECTION_EQUALITY,
+               "%zu of %zu pairs of positions that differ only in the count of one height hash "
+               "equal, for example %s: the hash leaves the counts out. Mix each entry's count into "
+               "the hash as well as its height",
+               twins, pairs, example);
+}
+
+LAB_TEST(task0, hash_mixes_every_height)
+{
+    char example[256] = "";
+    size_t pairs = VARIED_COUNT * 6;
+    size_t twins = count_twins(heights_differ, pairs, example, sizeof example);
+    LAB_EXPECT(4 * twins < pairs, SECTION_EQUALITY,
+               "%zu of %zu pairs of positions that differ only in one height hash equal, for "
+               "example %s: the hash leaves some heights out. Mix the height of every entry into "
+               "the hash, not only the first or the last",
+               twins, pairs, example);
 }
 
 /* Checks grundy_get_moves(p) against the oracle: every move valid, each
