@@ -8,6 +8,7 @@
  * the oracle's nim-values (a position is P iff the XOR of its heaps'
  * values is 0), a method that shares nothing with the recursive solver.
  */
+#include "alloc_tracker.h"
 #include "lab_support.h"
 #include "oracle.h"
 
@@ -120,4 +121,52 @@ LAB_TEST(task1, solver_leaves_the_position_unchanged)
                lab_position_text(p, "the position after solving"));
     grundy_free(before);
     grundy_free(p);
+}
+
+LAB_TEST(task1, solver_frees_its_move_lists)
+{
+    /* Every list grundy_get_moves returns must be freed, on every path: a
+     * solver asks for millions of them. Smallest positions first, so the
+     * one named is the simplest that leaks. A memoized solver (Task 2)
+     * keeps its table until grundy_memo_clear(), so the memo is emptied
+     * before counting. */
+    const int cases[][2] = {{3, 0}, {4, 0}, {5, 0}, {7, 0}, {3, 4}, {10, 0}, {4, 4}, {6, 9}};
+    lab_memo_clear_if_written();
+    /* Task 0 first: if building, expanding and freeing a position leaks
+     * by itself, the count below would blame the solver for it. */
+    size_t start = alloc_live_blocks();
+    grundy_position *q = lab_build(LAB_HEAPS(4, 6));
+    lab_trace("grundy_get_moves({4=1, 6=1}), then position_list_free and grundy_free");
+    position_list_free(grundy_get_moves(q));
+    grundy_free(q);
+    LAB_EXPECT(alloc_live_blocks() == start, SECTION_MAP,
+               "building {4=1, 6=1}, getting its moves and freeing them and the position leaves "
+               "%zu heap block(s) allocated: Task 0 leaks (see task0::nothing_leaks), so the "
+               "solver's own leaks cannot be counted yet",
+               alloc_live_blocks() - start);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *text = lab_heaps_text(cases[i], 2);
+        size_t before = alloc_live_blocks();
+        grundy_position *p = lab_build(cases[i], 2);
+        lab_trace("grundy_is_p_position(%s)", text);
+        (void)grundy_is_p_position(p);
+        lab_trace("grundy_is_n_position(%s)", text);
+        (void)grundy_is_n_position(p);
+        grundy_free(p);
+        bool memoized = lab_memo_size_if_written() > 0;
+        lab_memo_clear_if_written();
+        size_t after = alloc_live_blocks();
+        LAB_EXPECT(after == before, SECTION_SOLVER,
+                   "%zu heap block(s) allocated while solving %s were still allocated after "
+                   "grundy_is_p_position and grundy_is_n_position returned%s: a move list was not "
+                   "freed. Free every list grundy_get_moves returns with position_list_free, on "
+                   "every path: a `return` inside the loop over the moves skips it (record the "
+                   "answer, break, free the list, then return)%s",
+                   after - before, text, memoized ? " and grundy_memo_clear() emptied the memo" : "",
+                   memoized ? ". If grundy_memo_clear() does not free every key it leaks too: see "
+                              "task2::clear_frees_everything"
+                            : "");
+    }
+    /* A stub allocates nothing: it must not pass for a solver that frees. */
+    LAB_EXPECT(lab_todo_note()[0] == '\0', SECTION_SOLVER, "write the solver first");
 }

@@ -143,8 +143,9 @@ LAB_TEST(task2, clear_frees_everything)
     size_t after = alloc_live_blocks();
     LAB_EXPECT(after == before, SECTION_MEMO,
                "%zu heap block(s) are still allocated after solving {16=1}, freeing it and calling "
-               "grundy_memo_clear(); free every key and the table (run `make memcheck` to see "
-               "where they were allocated)",
+               "grundy_memo_clear(); free every key and the table. If "
+               "task1::solver_frees_its_move_lists fails too, fix that first: then the move lists "
+               "leak, not the memo (run `make memcheck` to see where the blocks were allocated)",
                after - before);
 }
 
