@@ -131,6 +131,19 @@ const char *lab_position_text(const grundy_position *p, const char *what);
  * agree with the oracle on the position with these heaps. */
 void lab_check_outcome(const int *heaps, size_t n, const char *section);
 
+/* Asserts that `answer`, the solver's reply to grundy_is_p_position (asked_p)
+ * or grundy_is_n_position about the position with these heaps, is right.
+ * When it is wrong and the solver keeps a memo, the same question is asked
+ * again with an empty memo: if the answer is right then, the message says
+ * that the memo returned an answer recorded for a different position, and
+ * points at Task 2 instead of `section`. */
+void lab_expect_answer(const int *heaps, size_t n, bool asked_p, bool answer, const char *section);
+
+/* Whether the test runs under valgrind (`make memcheck`), which slows code
+ * down 20 to 50 times: tests then use smaller positions, so that a correct
+ * solver without a memo still finishes in seconds. */
+bool lab_under_valgrind(void);
+
 /* Deterministic pseudo-random numbers for generated cases (xorshift), so a
  * failure can be reproduced by rerunning the test. */
 unsigned lab_random(unsigned *state);
