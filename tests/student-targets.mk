@@ -27,7 +27,8 @@ $(TASKS:%=test-%): test-%: $(BUILD)/test_%
 	@tests/run-suites $(BUILD) $* -- $(CRITERION_FLAGS)
 
 # The suites under valgrind. Timing checks are skipped (valgrind slows
-# everything down 20-50x); leaks and invalid accesses fail the run.
+# everything down 20-50x) and the largest positions are smaller; leaks
+# and invalid accesses fail the run.
 memcheck: $(RUNNERS)
 	@LAB_SKIP_TIMING=1 tests/run-suites --valgrind $(BUILD) $(TASKS) -- $(CRITERION_FLAGS)
 
