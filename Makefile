@@ -134,7 +134,14 @@ GRADER_LIBS := -lcriterion -ljansson -lseccomp
 
 .PHONY: grader-harness
 grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(STUDENT_SIDE_OBJ) $(GRADER_BUILD)/tests.txt \
-                $(GRADER_BUILD)/student_reference
+                $(GRADER_BUILD)/student_reference $(if $(shell command -v pandoc),$(GRADER_BUILD)/handout.html)
+
+# The handout as one file (its style inside), which the grader copies next
+# to each feedback.html so that the feedback can link its sections.
+$(GRADER_BUILD)/handout.html: handouts/grundy-lab.md handouts/handout.css
+	@mkdir -p $(@D)
+	cd handouts && pandoc --standalone --toc --self-contained --css handout.css --from markdown \
+	    --to html5 -o $(abspath $@).tmp grundy-lab.md && mv $(abspath $@).tmp $(abspath $@)
 
 # The reference as a student program, linked as grader/gradelib/build.py
 # links a submission's (config.WRAPS, static): the timing phase's yardstick,

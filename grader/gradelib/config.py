@@ -4,6 +4,9 @@ import os
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 HARNESS = os.path.join(REPO, "build", "grader")
+# The rendered handout `make grader-harness` writes (when pandoc is there):
+# feedback links its sections (reports.handout_base).
+HANDOUT = os.path.join(HARNESS, "handout.html")
 RUBRIC = os.path.join(REPO, "grader", "rubric.txt")
 HEADERS = ["grundy.h", "memo_table.h", "lab_todo.h"]
 SUBMISSION_FILES = ["grundy_position.c", "grundy_solver.c"]
