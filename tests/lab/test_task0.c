@@ -304,13 +304,16 @@ LAB_TEST(task0, hash_ignores_history)
     }
 }
 
-/* Counts the pairs of positions, made by `vary`, that hash equal; keeps
- * one pair as an example. Each pair differs in one thing only. */
+/* Asserts that fewer than a quarter of the pairs of positions made by
+ * `vary`, which differ in one thing only, hash equal. A good hash may give
+ * a few such pairs the same value (a quarter of them is far more than
+ * chance); one that leaves that thing out gives it to all of them. */
 typedef void (*pair_maker)(size_t i, int *a, size_t *a_n, int *b, size_t *b_n);
 
-static size_t count_twins(pair_maker vary, size_t pairs, char *example, size_t size)
+static void expect_few_twins(pair_maker vary, size_t pairs, const char *difference, const char *cause)
 {
     size_t twins = 0;
+    char example[256] = "";
     for (size_t i = 0; i < pairs; i++) {
         int a[8], b[8];
         size_t a_n, b_n;
@@ -319,12 +322,14 @@ static size_t count_twins(pair_maker vary, size_t pairs, char *example, size_t s
         lab_trace("grundy_hash(%s) and grundy_hash(%s)", lab_heaps_text(a, a_n), lab_heaps_text(b, b_n));
         unsigned long long p_hash = grundy_hash(p), q_hash = grundy_hash(q);
         if (p_hash == q_hash && twins++ == 0)
-            snprintf(example, size, "%s and %s both hash to %llu", lab_heaps_text(a, a_n),
+            snprintf(example, sizeof example, "%s and %s both hash to %llu", lab_heaps_text(a, a_n),
                      lab_heaps_text(b, b_n), p_hash);
         grundy_free(p);
         grundy_free(q);
     }
-    return twins;
+    LAB_EXPECT(4 * twins < pairs, SECTION_EQUALITY,
+               "%zu of %zu pairs of positions that differ only in %s hash equal, for example %s: %s",
+               twins, pairs, difference, example, cause);
 }
 
 /* The positions the two tests below vary: heights 3 to 13, one heap each. */
@@ -370,29 +375,16 @@ static void heights_differ(size_t i, int *a, size_t *a_n, int *b, size_t *b_n)
 
 LAB_TEST(task0, hash_mixes_every_count)
 {
-    /* A good hash may give a few such pairs the same value (a quarter of
-     * them is far more than chance); one that leaves the counts out gives
-     * it to all of them. */
-    char example[256] = "";
-    size_t pairs = VARIED_COUNT * 3 * EXTRA_COUNTS;
-    size_t twins = count_twins(counts_differ, pairs, example, sizeof example);
-    LAB_EXPECT(4 * twins < pairs, SECTION_EQUALITY,
-               "%zu of %zu pairs of positions that differ only in the count of one height hash "
-               "equal, for example %s: the hash leaves the counts out. Mix each entry's count into "
-               "the hash as well as its height",
-               twins, pairs, example);
+    expect_few_twins(counts_differ, VARIED_COUNT * 3 * EXTRA_COUNTS, "the count of one height",
+                     "the hash leaves the counts out. Mix each entry's count into the hash as "
+                     "well as its height");
 }
 
 LAB_TEST(task0, hash_mixes_every_height)
 {
-    char example[256] = "";
-    size_t pairs = VARIED_COUNT * 6;
-    size_t twins = count_twins(heights_differ, pairs, example, sizeof example);
-    LAB_EXPECT(4 * twins < pairs, SECTION_EQUALITY,
-               "%zu of %zu pairs of positions that differ only in one height hash equal, for "
-               "example %s: the hash leaves some heights out. Mix the height of every entry into "
-               "the hash, not only the first or the last",
-               twins, pairs, example);
+    expect_few_twins(heights_differ, VARIED_COUNT * 6, "one height",
+                     "the hash leaves some heights out. Mix the height of every entry into the "
+                     "hash, not only the first or the last");
 }
 
 /* Checks grundy_get_moves(p) against the oracle: every move valid, each
