@@ -132,12 +132,15 @@ GRADER_RUNNERS := $(TASKS:%=$(GRADER_BUILD)/runner_%)
 RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,lab_support.o timed_run.o calibration_solver.o)
 GRADER_LIBS := -lcriterion -ljansson -lseccomp
 
+# The handout as one file (its style inside), which the grader copies next
+# to each feedback.html so that the feedback can link its sections. Only
+# where pandoc and the handout are (the Gradescope package has no handout:
+# Gradescope shows no feedback.html).
+GRADER_HANDOUT := $(if $(and $(shell command -v pandoc),$(wildcard handouts/grundy-lab.md)),$(GRADER_BUILD)/handout.html)
+
 .PHONY: grader-harness
 grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(STUDENT_SIDE_OBJ) $(GRADER_BUILD)/tests.txt \
-                $(GRADER_BUILD)/student_reference $(if $(shell command -v pandoc),$(GRADER_BUILD)/handout.html)
-
-# The handout as one file (its style inside), which the grader copies next
-# to each feedback.html so that the feedback can link its sections.
+                $(GRADER_BUILD)/student_reference $(GRADER_HANDOUT)
 $(GRADER_BUILD)/handout.html: handouts/grundy-lab.md handouts/handout.css
 	@mkdir -p $(@D)
 	cd handouts && pandoc --standalone --toc --self-contained --css handout.css --from markdown \
