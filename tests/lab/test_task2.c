@@ -191,6 +191,10 @@ LAB_TEST(task2, memo_answers_belong_to_their_position)
         grundy_free(p);
         lab_expect_answer(heaps, n, ask_p, answer, SECTION_SOLVER);
     }
+    /* Right answers prove nothing about a memo that is never used. */
+    LAB_EXPECT(grundy_memo_size() >= 1, SECTION_MEMO,
+               "after forty questions, grundy_memo_size() is 0: nothing was memoized, so the "
+               "memo's answers could not be checked");
 }
 
 /* CPU seconds the calibration solver needs for `heap`, averaged over
