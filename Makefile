@@ -31,7 +31,7 @@ export GRUNDY_LAB_DEFINITION := $(abspath $(LAB_INI))
 endif
 GEN := build/gen$(LAB_VARIANT)
 LABDEF := $(sort $(LAB_INI) tests/public/lab.ini) grader/gradelib/labdef.py grader/labdef-gen
-$(GEN)/lab.mk $(GEN)/lab_definition.h &: $(LABDEF)
+$(GEN)/lab.mk $(GEN)/lab_definition.h $(GEN)/lab_titles.txt &: $(LABDEF)
 	@grader/labdef-gen public $(GEN)
 include $(GEN)/lab.mk
 
@@ -89,7 +89,7 @@ $(BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) $(GEN)/lab
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
 $(BUILD)/impl/%.o: $(IMPL)/%.c student/grundy.h | $(BUILD)/impl
-	$(CC) $(BASE_CFLAGS) $(IMPL_WARN) $(INCLUDES) -c $< -o $@
+	$(call compile_student_file,$(CC) $(BASE_CFLAGS) $(IMPL_WARN) $(INCLUDES) -c $< -o $@)
 
 $(BUILD)/lab/%.o: tests/lab/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h | $(BUILD)/lab
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
@@ -126,6 +126,9 @@ $(BUILD) $(BUILD)/given $(BUILD)/oracle $(BUILD)/support $(BUILD)/impl $(BUILD)/
 
 # ---- student targets ----------------------------------------------------------
 
+# `make test` renders the handout it points to, when pandoc is there.
+HANDOUT_HTML := build/handouts/grundy-lab.html
+test $(TASKS:%=test-%) memcheck: | $(if $(shell command -v pandoc),$(HANDOUT_HTML))
 include tests/student-targets.mk
 # Part 2: the optional tasks' test programs, make play and make measure.
 include tests/optional-tasks.mk
@@ -180,9 +183,19 @@ RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,lab_support.o timed_run.o
                   $(GRADER_BUILD)/boundary/child_run_proxy.o
 GRADER_LIBS := -lcriterion -ljansson -lseccomp -pthread
 
+# The handout as one file (its style inside), which the grader copies next
+# to each feedback.html so that the feedback can link its sections. Only
+# where pandoc and the handout are (the Gradescope package has no handout:
+# Gradescope shows no feedback.html).
+GRADER_HANDOUT := $(if $(and $(shell command -v pandoc),$(wildcard handouts/grundy-lab.md)),$(GRADER_BUILD)/handout.html)
+
 .PHONY: grader-harness
 grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(GRADER_BUILD)/growth_probe $(STUDENT_SIDE_OBJ) \
-                $(GRADER_BUILD)/tests.txt $(GRADER_BUILD)/student_reference
+                $(GRADER_BUILD)/tests.txt $(GRADER_BUILD)/student_reference $(GRADER_HANDOUT)
+$(GRADER_BUILD)/handout.html: handouts/grundy-lab.md handouts/handout.css
+	@mkdir -p $(@D)
+	cd handouts && pandoc --standalone --toc --self-contained --css handout.css --from markdown \
+	    --to html5 -o $(abspath $@).tmp grundy-lab.md && mv $(abspath $@).tmp $(abspath $@)
 
 # The reference as a student program, linked as grader/gradelib/build.py
 # links a submission's: for running a runner by hand (tests/hidden/README.md).

@@ -12,6 +12,20 @@
 ALL_TASKS = $(TASKS) $(OPTIONAL_TASKS)
 ALL_SUITE_PROGRAMS = $(SUITE_PROGRAMS) $(OPTIONAL_TASKS:%=$(BUILD)/test_%)
 
+# Compiles one of the student's two files: the compiler's messages are
+# shown as usual, and kept beside the object ($@.warnings) so that
+# tests/run-suites can count the warnings and fail a task on one that is
+# almost always a bug. Usage in a recipe: $(call compile_student_file,COMMAND)
+define compile_student_file
+@echo '$(1)'
+@$(1) 2>$@.warnings; status=$$?; cat $@.warnings >&2; exit $$status
+endef
+
+# The rendered handout `make test` points to (the including Makefile may
+# set another path, and a rule to make it).
+HANDOUT_HTML ?= handouts/grundy-lab.html
+export HANDOUT_HTML
+
 # Runs every task's suite (a failing task does not stop the others), then
 # prints the per-task summary; fails if any test failed.
 test: $(ALL_SUITE_PROGRAMS)
@@ -21,7 +35,8 @@ $(TASKS:%=test-%): test-%: $(BUILD)/test_%
 	@tests/run-suites $(BUILD) $* -- $(CRITERION_FLAGS)
 
 # The suites under valgrind. Timing checks are skipped (valgrind slows
-# everything down 20-50x); leaks and invalid accesses fail the run.
+# everything down 20-50x) and the largest positions are smaller; leaks
+# and invalid accesses fail the run.
 memcheck: $(ALL_SUITE_PROGRAMS)
 	@LAB_SKIP_TIMING=1 tests/run-suites --valgrind $(BUILD) $(ALL_TASKS) -- $(CRITERION_FLAGS)
 

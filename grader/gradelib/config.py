@@ -6,6 +6,9 @@ from . import labdef
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 HARNESS = os.path.join(REPO, "build", "grader" + labdef.lab().build_suffix)
+# The rendered handout `make grader-harness` writes (when pandoc is there):
+# feedback links its sections (reports.handout_base).
+HANDOUT = os.path.join(HARNESS, "handout.html")
 RUBRIC = os.path.join(REPO, "grader", "rubric.txt")
 MAX_SOURCE_BYTES = 1 << 20
 

@@ -240,7 +240,7 @@ def memory_phase(ctx, builds, suite_results):
             leak = any("Leak" in f["kind"] for f in result["findings"])
             other = any("Leak" not in f["kind"] for f in result["findings"])
             tests.append(TestResult(test_id, task, "failed", "valgrind found problems in your code:\n"
-                                    + "\n".join(lines) + "\n(handout: grundy-lab.html#memcheck)",
+                                    + "\n".join(lines) + "\n(handout: handouts/grundy-lab.html#memcheck)",
                                     kind="memory",
                                     flags=(["leak"] if leak else []) + (["memory"] if other else [])))
         elif not result["complete"]:
@@ -388,7 +388,7 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
                   "max_score": round(sum(e["max_score"] for e in entries), 2)}
         start = time.monotonic()
         result["execution_time"] = round(time.monotonic() - wall, 2)
-        reports.write_reports(result, out)
+        reports.write_reports(result, out, handout=config.HANDOUT)
         ctx.phases["reports"] = round(time.monotonic() - start, 2)
         log(f"== phase reports: {ctx.phases['reports']:.2f} s")
         log("phases: " + ", ".join(f"{k} {v:.1f} s" for k, v in ctx.phases.items())

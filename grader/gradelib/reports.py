@@ -19,7 +19,16 @@ Trust: any string in the result may come from the submission (messages,
 compiler output, valgrind stacks). Each one is cleaned (terminal escape
 sequences and characters XML 1.0 forbids are removed), capped, and escaped
 for the format it goes into. The HTML has no script, links nothing outside
-the output directory, and forbids scripts by its Content-Security-Policy.
+the output directory (except the handout, when $GRUNDY_HANDOUT_URL says
+where the course publishes it), and forbids scripts by its
+Content-Security-Policy.
+
+Handout sections: a message that names one ("(handout:
+handouts/grundy-lab.html#task-1)") is followed in the feedback by a link to
+that section: of $GRUNDY_HANDOUT_URL when it is set (an http or https
+address), else of the rendered handout the grader was built with, copied
+into the output directory as handout.html; with neither, the reference
+stays plain text.
 
 Hidden tests: unless result["hidden_visibility"] is "visible", the files
 students read directly (feedback, junit.xml, the summary in results.json)
@@ -80,6 +89,11 @@ MEMORY_KINDS = {
 }
 _MEMORY_RANK = {kind: rank for rank, kind in enumerate(MEMORY_KINDS)}
 _FIRST_LEAK_RANK = _MEMORY_RANK["Leak_DefinitelyLost"]
+
+# A handout section named in a message, and the course's published handout.
+_HANDOUT_REFERENCE = re.compile(r"\(handout: (?:handouts/)?grundy-lab\.html#([A-Za-z0-9_-]+)\)")
+_HANDOUT_URL = re.compile(r"https?://[^\s\"'<>#]+")
+HANDOUT_COPY = "handout.html"   # the handout's name in the output directory
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 _NOT_XML = re.compile("[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -405,7 +419,9 @@ def junit_xml(result) -> bytes:
 # A block is (kind, ...): ("h1"|"h2"|"h3"|"p"|"lead", text), ("list", [text]),
 # ("code", text), ("table", [header], [[cell]]), ("link", text, label, href).
 
-def feedback_blocks(result) -> list:
+def feedback_blocks(result, handout=None) -> list:
+    """The feedback's blocks; `handout` is where handout sections link to
+    (handout_base), or None for no links."""
     score = f"Score: {points(result.get('score'))} / {points(result.get('max_score'))}"
     blocks = [("h1", "Grundy lab: autograder feedback"), ("lead", score)]
     notes = [clean(note, MESSAGE_CAP) for note in result.get("notes") or []]
@@ -413,7 +429,7 @@ def feedback_blocks(result) -> list:
         blocks += [("h2", "Notes"), ("list", notes)]
     blocks += _build_blocks(result)
     for task, rows in _tasks(_rows(result)).items():
-        blocks += _task_blocks(result, task, rows)
+        blocks += _task_blocks(result, task, rows, handout)
     blocks += _timing_blocks(result) + _memory_blocks(result) + _coverage_blocks(result)
     blocks += [("h2", "About this run"), ("list", [
         f"Seed: {clean(result.get('seed'))} (a regrade with this seed runs the same hidden tests)",
@@ -450,7 +466,19 @@ def _build_blocks(result) -> list:
     return blocks
 
 
-def _task_blocks(result, task, rows) -> list:
+def _handout_links(message, handout) -> list:
+    """A link block per handout section the message names (each once)."""
+    if handout is None:
+        return []
+    links, seen = [], set()
+    for anchor in _HANDOUT_REFERENCE.findall(message):
+        if anchor not in seen:
+            seen.add(anchor)
+            links.append(("link", "Read in the handout:", f"section #{anchor}", f"{handout}#{anchor}"))
+    return links
+
+
+def _task_blocks(result, task, rows, handout=None) -> list:
     score, max_score, count, failing = _totals(rows)
     blocks = [("h2", f"{_task_title(result, task)}: {points(score)} / {points(max_score)}")]
     blocks.append(("p", _passed(count, failing).capitalize() + "."))
@@ -474,6 +502,7 @@ def _task_blocks(result, task, rows) -> list:
         blocks.append(("h3", f"{clean(test.get('name')) or clean(test.get('id'))}: {word}, {earned}"))
         message = _message(test)
         blocks.append(("code", message) if message else ("p", "(no message)"))
+        blocks += _handout_links(message, handout)
     if hidden:
         when = HIDDEN_WHEN.get(result.get("hidden_visibility"), "later")
         blocks += [("h3", "Hidden tests"), ("p", f"Their positions and messages are shown {when}."),
@@ -671,14 +700,30 @@ def fsync_dir(path):
             os.close(fd)
 
 
-def write_reports(result: dict, out_dir: str) -> None:
+def handout_base(out_dir: str, handout: str | None) -> str | None:
+    """Where the feedback links handout sections: $GRUNDY_HANDOUT_URL when it
+    is an http(s) address; else, when `handout` (the rendered handout, a
+    trusted file of the grader's) exists, a copy of it written into out_dir;
+    else None."""
+    url = os.environ.get("GRUNDY_HANDOUT_URL", "").strip()
+    if _HANDOUT_URL.fullmatch(url):
+        return url
+    if handout is None or not os.path.isfile(handout):
+        return None
+    with open(handout, "rb") as f:
+        write_atomic(out_dir, HANDOUT_COPY, f.read())
+    return HANDOUT_COPY
+
+
+def write_reports(result: dict, out_dir: str, handout: str | None = None) -> None:
     """Writes results.json, junit.xml, feedback.md and feedback.html of
     `result` (the grader's result model) into out_dir, each atomically.
-    results.json goes first: it is the one Gradescope needs."""
+    results.json goes first: it is the one Gradescope needs. `handout` is
+    the rendered handout to link sections to (see handout_base)."""
     os.makedirs(out_dir, exist_ok=True)
     results = json.dumps(gradescope_results(result), indent=2, ensure_ascii=False, allow_nan=False)
     write_atomic(out_dir, "results.json", (results + "\n").encode("utf-8"))
     write_atomic(out_dir, "junit.xml", junit_xml(result))
-    blocks = feedback_blocks(result)
+    blocks = feedback_blocks(result, handout_base(out_dir, handout))
     write_atomic(out_dir, "feedback.md", render_markdown(blocks).encode("utf-8"))
     write_atomic(out_dir, "feedback.html", render_html(blocks).encode("utf-8"))

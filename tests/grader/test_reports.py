@@ -54,7 +54,7 @@ def make_test(test_id, task, status="passed", *, hidden=False, kind=None, max_sc
     if message is None:
         message = "" if status == "passed" else (
             f"{name}: position {{7=1}}: expected N, got P\n"
-            f"      (handout: grundy-lab.html#task-{task})")
+            f"      (handout: handouts/grundy-lab.html#task-{task})")
     return {"id": test_id, "name": f"Task {task} / {name}", "task": task, "kind": kind,
             "hidden": hidden, "max_score": max_score,
             "score": max_score if status == "passed" else 0.0,
@@ -386,7 +386,7 @@ class JUnitTest(ReportsCase):
         failure = case.find("failure")
         self.assertEqual(failure.get("type"), "failed")
         self.assertEqual(failure.get("message"), "t_failed: position {7=1}: expected N, got P")
-        self.assertIn("(handout: grundy-lab.html#task-0)", failure.text)
+        self.assertIn("(handout: handouts/grundy-lab.html#task-0)", failure.text)
         error = suites["task0"].find("testcase[@name='t_timeout']/error")
         self.assertEqual(error.get("type"), "timeout")
         for suite in suites.values():
@@ -522,6 +522,29 @@ class FeedbackTest(ReportsCase):
         self.assertEqual(md.count("grundy\\_position.c:55 in"), 1)
         self.assertIn("(seen in Task 0, Task 2)", md)
         self.assertIn("test_new (test_task0.c:20)", md)
+
+    def test_handout_sections_are_links(self):
+        result = all_failed()
+        files = self.write(result)
+        self.assertNotIn("#task-0\"", files["feedback.html"])  # no handout given: plain text
+        handout = Path(self.out, "rendered.html")
+        handout.write_text("<html><h1 id=\"task-0\">Task 0</h1></html>", encoding="utf-8")
+        with mock.patch.dict(os.environ, {"GRUNDY_HANDOUT_URL": ""}):
+            reports.write_reports(result, self.out, handout=str(handout))
+        page = Path(self.out, "feedback.html").read_text(encoding="utf-8")
+        self.assertIn('<a href="handout.html#task-0">section #task-0</a>', page)
+        self.assertIn("](handout.html#task-0)", Path(self.out, "feedback.md").read_text(encoding="utf-8"))
+        self.assertEqual(Path(self.out, "handout.html").read_bytes(), handout.read_bytes())
+        url = "https://course.example.org/grundy-lab.html"
+        with mock.patch.dict(os.environ, {"GRUNDY_HANDOUT_URL": url}):
+            reports.write_reports(result, self.out, handout=str(handout))
+        self.assertIn(f'<a href="{url}#task-0">', Path(self.out, "feedback.html").read_text(encoding="utf-8"))
+        for bad in ("javascript:alert(1)", "https://x.org/\"onmouseover=alert(1)", "file:///etc/passwd"):
+            with self.subTest(bad), mock.patch.dict(os.environ, {"GRUNDY_HANDOUT_URL": bad}):
+                reports.write_reports(result, self.out, handout=str(handout))
+                page = Path(self.out, "feedback.html").read_text(encoding="utf-8")
+                self.assertIn('<a href="handout.html#task-0">', page)
+                self.assertNotIn("alert", page)
 
     def test_coverage_link(self):
         files = self.write(all_passed())

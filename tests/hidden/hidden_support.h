@@ -78,18 +78,18 @@ static inline void hidden_check_outcome(const int *heaps, size_t n, bool n_first
 {
     const char *text = hidden_text(heaps, n);
     bool expected_p = oracle_is_p(heaps, n);
-    const char *expected = expected_p ? "P" : "N";
+    const char *expected = lab_outcome_text(expected_p);
     grundy_position *p = hidden_build(heaps, n);
     for (int round = 0; round < 2; round++) {
         if ((round == 0) == n_first) {
             bool is_n = grundy_is_n_position(p);
             HIDDEN_EXPECT(is_n == !expected_p, section,
-                          "grundy_is_n_position(%s)%s returned %s; the position is an %s-position",
+                          "grundy_is_n_position(%s)%s returned %s; the position is %s",
                           text, how, is_n ? "true" : "false", expected);
         } else {
             bool is_p = grundy_is_p_position(p);
             HIDDEN_EXPECT(is_p == expected_p, section,
-                          "grundy_is_p_position(%s)%s returned %s; the position is an %s-position",
+                          "grundy_is_p_position(%s)%s returned %s; the position is %s",
                           text, how, is_p ? "true" : "false", expected);
         }
     }

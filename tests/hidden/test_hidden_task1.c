@@ -234,9 +234,8 @@ LAB_TEST(task1_hidden, solver_leaves_random_positions_unchanged)
                       hidden_text(after, after_n));
         bool expected_p = oracle_is_p(heaps, n);
         HIDDEN_EXPECT(is_p == expected_p && is_n == !expected_p, SECTION_SOLVER,
-                      "%s is an %s-position; grundy_is_p_position returned %s and "
-                      "grundy_is_n_position %s",
-                      text, expected_p ? "P" : "N", is_p ? "true" : "false", is_n ? "true" : "false");
+                      "%s is %s; grundy_is_p_position returned %s and grundy_is_n_position %s",
+                      text, lab_outcome_text(expected_p), is_p ? "true" : "false", is_n ? "true" : "false");
         grundy_free(p);
     }
 }
@@ -263,9 +262,9 @@ LAB_TEST(task1_hidden, repeated_questions_agree)
             bool is_p = grundy_is_p_position(p), is_n = grundy_is_n_position(p);
             HIDDEN_EXPECT(is_p == expected_p && is_n == !expected_p, SECTION_SOLVER,
                           "asked about the same %s object again (time %d): grundy_is_p_position "
-                          "returned %s and grundy_is_n_position %s; it is an %s-position",
+                          "returned %s and grundy_is_n_position %s; it is %s",
                           hidden_text(heaps[i], n[i]), k + 3, is_p ? "true" : "false",
-                          is_n ? "true" : "false", expected_p ? "P" : "N");
+                          is_n ? "true" : "false", lab_outcome_text(expected_p));
         }
         grundy_free(p);
     }

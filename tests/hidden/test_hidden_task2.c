@@ -100,8 +100,8 @@ static uint64_t ask(const position *p, bool ask_p, const char *context)
     uint64_t used = expansions();
     grundy_free(g);
     HIDDEN_EXPECT(answer == (ask_p ? expected_p : !expected_p), SECTION_SOLVER,
-                  "grundy_is_%s_position(%s) %s returned %s; the position is an %s-position",
-                  question(ask_p), text_of(p), context, answer ? "true" : "false", expected_p ? "P" : "N");
+                  "grundy_is_%s_position(%s) %s returned %s; the position is %s", question(ask_p),
+                  text_of(p), context, answer ? "true" : "false", lab_outcome_text(expected_p));
     return used;
 }
 
@@ -391,8 +391,8 @@ LAB_TEST(task2_hidden, nothing_leaks_while_solving)
         bool answer_n = n_first[i] ? first : second;
         grundy_free(g);
         HIDDEN_EXPECT(answer_p == is_p[i] && answer_n == !is_p[i], SECTION_SOLVER,
-                      "%s is an %s-position; grundy_is_p_position returned %s and grundy_is_n_position %s",
-                      text_of(&ps[i]), is_p[i] ? "P" : "N", answer_p ? "true" : "false",
+                      "%s is %s; grundy_is_p_position returned %s and grundy_is_n_position %s",
+                      text_of(&ps[i]), lab_outcome_text(is_p[i]), answer_p ? "true" : "false",
                       answer_n ? "true" : "false");
     }
     grundy_memo_clear();

@@ -35,6 +35,7 @@ static void expect_heaps(const grundy_position *p, const char *what, const int *
 LAB_TEST(task0, new_single_heap)
 {
     for (int h = 3; h <= 40; h++) {
+        lab_trace("grundy_new(%d)", h);
         grundy_position *p = grundy_new(h);
         const char *what = lab_format("grundy_new(%d)", h);
         char name[64];
@@ -51,6 +52,7 @@ LAB_TEST(task0, new_dead_heap_is_empty)
 {
     /* Heaps of 0, 1 and 2 cannot be split: the invariant leaves them out. */
     for (int h = -1; h <= 2; h++) {
+        lab_trace("grundy_new(%d)", h);
         grundy_position *p = grundy_new(h);
         char name[64];
         snprintf(name, sizeof name, "grundy_new(%d)", h);
@@ -69,6 +71,7 @@ LAB_TEST(task0, add_heap_keeps_map_sorted)
         int steps = 1 + (int)(lab_random(&seed) % 20);
         for (int s = 0; s < steps; s++) {
             int h = (int)(lab_random(&seed) % 14); /* includes dead heights 0..2 */
+            lab_trace("grundy_add_heap(p, %d) after adding %s", h, lab_heaps_text(heaps, n));
             grundy_add_heap(p, h);
             heaps[n++] = h;
             char name[128];
@@ -86,6 +89,7 @@ LAB_TEST(task0, count_reports_each_height)
     const int heights[] = {1, 2, 3, 4, 5, 6, 9, 10};
     const int counts[] = {0, 0, 1, 0, 1, 0, 3, 0}; /* read off the heaps above */
     for (size_t i = 0; i < sizeof heights / sizeof *heights; i++) {
+        lab_trace("grundy_count({3=1, 5=1, 9=3}, %d)", heights[i]);
         int got = grundy_count(p, heights[i]);
         LAB_EXPECT(got == counts[i], SECTION_MAP,
                    "grundy_count({3=1, 5=1, 9=3}, %d) returned %d, expected %d", heights[i], got,
@@ -107,6 +111,7 @@ LAB_TEST(task0, remove_heap)
         }
         for (int s = 0; s < 20; s++) {
             int h = 3 + (int)(lab_random(&seed) % 8); /* 9 and 10 are never present */
+            lab_trace("grundy_remove_heap(%s, %d)", lab_heaps_text(heaps, n), h);
             grundy_remove_heap(p, h);
             for (size_t i = 0; i < n; i++) {
                 if (heaps[i] == h) {
@@ -125,8 +130,10 @@ LAB_TEST(task0, remove_heap)
 LAB_TEST(task0, copy_is_deep)
 {
     grundy_position *p = lab_build(LAB_HEAPS(4, 7, 7));
+    lab_trace("grundy_copy({4=1, 7=2})");
     grundy_position *c = grundy_copy(p);
     expect_heaps(c, "grundy_copy({4=1, 7=2})", LAB_HEAPS(4, 7, 7), SECTION_MAP);
+    lab_trace("changing the copy of {4=1, 7=2}: adding 5, removing 7 and 4");
     grundy_add_heap(c, 5);
     grundy_remove_heap(c, 7);
     grundy_remove_heap(c, 4);
@@ -138,6 +145,7 @@ LAB_TEST(task0, copy_is_deep)
 
 LAB_TEST(task0, free_null_is_a_no_op)
 {
+    lab_trace("grundy_free(NULL)");
     grundy_free(NULL);
     position_list_free(NULL);
     grundy_position *p = grundy_new(5);
@@ -151,6 +159,7 @@ LAB_TEST(task0, equality_ignores_order_and_dead_heaps)
     grundy_position *b = lab_build(LAB_HEAPS(3, 8, 1, 3, 2, 5));
     grundy_position *c = lab_build(LAB_HEAPS(3, 5, 8));
     grundy_position *d = lab_build(LAB_HEAPS(3, 3, 5, 9));
+    lab_trace("grundy_equals on {3=2, 5=1, 8=1} built in two orders");
     LAB_EXPECT(grundy_equals(a, b), SECTION_EQUALITY,
                "grundy_equals({3=2, 5=1, 8=1} built as 5,3,8,3; the same built as 3,8,1,3,2,5) "
                "returned false, expected true");
@@ -162,6 +171,7 @@ LAB_TEST(task0, equality_ignores_order_and_dead_heaps)
                "grundy_equals({3=2, 5=1, 8=1}, {3=2, 5=1, 9=1}) returned true; heights differ");
     grundy_position *empty = lab_build(LAB_HEAPS(1, 2, 2));
     grundy_position *none = lab_build(NULL, 0);
+    lab_trace("grundy_equals({}, {}), one built from the heaps 1, 2, 2");
     LAB_EXPECT(grundy_equals(empty, none), SECTION_EQUALITY,
                "grundy_equals(heaps 1,2,2, no heaps) returned false; both are the empty position {}");
     LAB_EXPECT(!grundy_equals(empty, c), SECTION_EQUALITY,
@@ -187,9 +197,11 @@ LAB_TEST(task0, equal_positions_hash_equal)
         for (size_t i = 0; i < n; i++)
             reversed[i] = heaps[n - 1 - i];
         grundy_position *backward = lab_build(reversed, n);
+        const char *text = lab_heaps_text(heaps, n);
+        lab_trace("grundy_copy(%s)", text);
         grundy_position *copy = grundy_copy(forward);
         LAB_EXPECT(copy != NULL, SECTION_MAP, "grundy_copy returned NULL");
-        const char *text = lab_heaps_text(heaps, n);
+        lab_trace("grundy_hash(%s), built in two orders and copied", text);
         LAB_EXPECT(grundy_hash(forward) == grundy_hash(backward), SECTION_EQUALITY,
                    "%s built in two orders hashes to %llu and %llu; equal positions must hash equal",
                    text, (unsigned long long)grundy_hash(forward),
@@ -210,24 +222,169 @@ LAB_TEST(task0, hash_spreads_positions)
      * two-heap positions must give at least 100 distinct values. */
     enum { POSITIONS = 200 };
     unsigned long long hashes[POSITIONS];
+    int heaps[POSITIONS][2];
     size_t made = 0;
     for (int a = 3; a < 23 && made < POSITIONS; a++)
         for (int b = a; b < a + 10 && made < POSITIONS; b++) {
             grundy_position *p = lab_build(LAB_HEAPS(a, b));
-            hashes[made++] = grundy_hash(p);
+            lab_trace("grundy_hash(%s)", lab_heaps_text(LAB_HEAPS(a, b)));
+            hashes[made] = grundy_hash(p);
+            heaps[made][0] = a;
+            heaps[made][1] = b;
+            made++;
             grundy_free(p);
         }
-    size_t distinct = 0;
+    size_t distinct = 0, first_twin = 0, second_twin = 0;
     for (size_t i = 0; i < made; i++) {
         bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
+        for (size_t j = 0; j < i && !seen; j++) {
             seen = hashes[j] == hashes[i];
+            if (seen && second_twin == 0) {
+                first_twin = j;
+                second_twin = i;
+            }
+        }
         distinct += !seen;
     }
     LAB_EXPECT(distinct >= made / 2, SECTION_EQUALITY,
-               "%zu two-heap positions {a, b} (3 <= a <= b < a + 10) got only %zu distinct hashes; "
-               "mix both height and count of every entry into the hash",
-               made, distinct);
+               "%zu different two-heap positions {a, b} (3 <= a <= b < a + 10) got only %zu "
+               "different hashes; for example %s and %s both hash to %llu. Combine the entries in "
+               "order (h = h * M + height, then h = h * M + count) rather than adding heights up "
+               "or keeping only some entries, so that different positions rarely share a value",
+               made, distinct, lab_heaps_text(heaps[first_twin], 2),
+               lab_heaps_text(heaps[second_twin], 2), hashes[second_twin]);
+}
+
+/* The position with these heaps (heights at most 40), built the long way
+ * round: every height from 3 to 40 is added around them and removed
+ * again, so its array has grown several times and holds old entries past
+ * `size`. */
+static grundy_position *build_by_a_detour(const int *heaps, size_t n)
+{
+    grundy_position *p = lab_build(NULL, 0);
+    lab_trace("adding the heights 3 to 40 and then %s to a position", lab_heaps_text(heaps, n));
+    for (int h = 3; h <= 40; h++)
+        grundy_add_heap(p, h);
+    for (size_t i = 0; i < n; i++)
+        grundy_add_heap(p, heaps[i]);
+    lab_trace("removing one heap of each height from 40 down to 3, to leave %s", lab_heaps_text(heaps, n));
+    for (int h = 40; h >= 3; h--)
+        grundy_remove_heap(p, h);
+    return p;
+}
+
+LAB_TEST(task0, hash_ignores_history)
+{
+    /* Equal positions must hash equal however they were built: the hash
+     * may read only what equality compares. */
+    const int cases[][3] = {{3, 7, 7}, {5, 0, 0}, {4, 9, 12}, {0, 0, 0}, {20, 20, 20}, {6, 11, 40}};
+    const char *detour = "built by adding and removing the heights 3 to 40 around it";
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *text = lab_heaps_text(cases[i], 3);
+        grundy_position *direct = lab_build(cases[i], 3);
+        grundy_position *long_way = build_by_a_detour(cases[i], 3);
+        char what[160];
+        snprintf(what, sizeof what, "%s %s", text, detour);
+        expect_heaps(long_way, what, cases[i], 3, SECTION_MAP);
+        lab_trace("grundy_equals(%s built directly, the same %s)", text, detour);
+        LAB_EXPECT(grundy_equals(direct, long_way), SECTION_EQUALITY,
+                   "grundy_equals returned false for %s built directly and the same %s "
+                   "(capacity %zu against %zu); compare only size and entries[0 .. size-1]",
+                   text, detour, direct->capacity, long_way->capacity);
+        lab_trace("grundy_hash(%s), built directly and %s", text, detour);
+        unsigned long long direct_hash = grundy_hash(direct), long_way_hash = grundy_hash(long_way);
+        LAB_EXPECT(direct_hash == long_way_hash, SECTION_EQUALITY,
+                   "%s hashes to %llu when built directly (capacity %zu) but to %llu when %s "
+                   "(capacity %zu, old entries past size). Equal positions must hash equal: hash "
+                   "only the height and count of entries[0 .. size-1], never capacity, the slots "
+                   "past size or the entries pointer",
+                   text, direct_hash, direct->capacity, long_way_hash, detour, long_way->capacity);
+        grundy_free(direct);
+        grundy_free(long_way);
+    }
+}
+
+/* Asserts that fewer than a quarter of the pairs of positions made by
+ * `vary`, which differ in one thing only, hash equal. A good hash may give
+ * a few such pairs the same value (a quarter of them is far more than
+ * chance); one that leaves that thing out gives it to all of them. */
+typedef void (*pair_maker)(size_t i, int *a, size_t *a_n, int *b, size_t *b_n);
+
+static void expect_few_twins(pair_maker vary, size_t pairs, const char *difference, const char *cause)
+{
+    size_t twins = 0;
+    char example[256] = "";
+    for (size_t i = 0; i < pairs; i++) {
+        int a[8], b[8];
+        size_t a_n, b_n;
+        vary(i, a, &a_n, b, &b_n);
+        grundy_position *p = lab_build(a, a_n), *q = lab_build(b, b_n);
+        lab_trace("grundy_hash(%s) and grundy_hash(%s)", lab_heaps_text(a, a_n), lab_heaps_text(b, b_n));
+        unsigned long long p_hash = grundy_hash(p), q_hash = grundy_hash(q);
+        if (p_hash == q_hash && twins++ == 0)
+            snprintf(example, sizeof example, "%s and %s both hash to %llu", lab_heaps_text(a, a_n),
+                     lab_heaps_text(b, b_n), p_hash);
+        grundy_free(p);
+        grundy_free(q);
+    }
+    LAB_EXPECT(4 * twins < pairs, SECTION_EQUALITY,
+               "%zu of %zu pairs of positions that differ only in %s hash equal, for example %s: %s",
+               twins, pairs, difference, example, cause);
+}
+
+/* The positions the two tests below vary: heights 3 to 13, one heap each. */
+static const int VARIED[][3] = {{3, 0, 0}, {5, 0, 0}, {12, 0, 0}, {3, 8, 0}, {4, 6, 9}, {7, 10, 13}};
+enum { VARIED_COUNT = sizeof VARIED / sizeof *VARIED, EXTRA_COUNTS = 3 };
+
+/* Pair i: one of VARIED with one of its heights held c and c + 1 times. */
+static void counts_differ(size_t i, int *a, size_t *a_n, int *b, size_t *b_n)
+{
+    const int *base = VARIED[i / (3 * EXTRA_COUNTS)];
+    size_t entry = i / EXTRA_COUNTS % 3;
+    int extra = (int)(i % EXTRA_COUNTS);
+    if (base[entry] == 0)
+        entry = 0; /* a base with fewer heights: vary its first one */
+    *a_n = 0;
+    for (size_t k = 0; k < 3 && base[k] != 0; k++)
+        a[(*a_n)++] = base[k];
+    for (int k = 0; k < extra; k++)
+        a[(*a_n)++] = base[entry];
+    memcpy(b, a, *a_n * sizeof *a);
+    *b_n = *a_n;
+    b[(*b_n)++] = base[entry];
+}
+
+/* Pair i: one of VARIED, and the same with one height moved to a height it
+ * does not hold, its count kept (two heaps of it, so counts matter too). */
+static void heights_differ(size_t i, int *a, size_t *a_n, int *b, size_t *b_n)
+{
+    const int *base = VARIED[i / 6];
+    size_t entry = i / 2 % 3;
+    if (base[entry] == 0)
+        entry = 0;
+    int moved_to = base[entry] + (i % 2 == 0 ? 1 : 14); /* above every height of VARIED */
+    *a_n = *b_n = 0;
+    for (size_t k = 0; k < 3 && base[k] != 0; k++) {
+        int b_height = k == entry ? moved_to : base[k];
+        a[(*a_n)++] = base[k];
+        a[(*a_n)++] = base[k];
+        b[(*b_n)++] = b_height;
+        b[(*b_n)++] = b_height;
+    }
+}
+
+LAB_TEST(task0, hash_mixes_every_count)
+{
+    expect_few_twins(counts_differ, VARIED_COUNT * 3 * EXTRA_COUNTS, "the count of one height",
+                     "the hash leaves the counts out. Mix each entry's count into the hash as "
+                     "well as its height");
+}
+
+LAB_TEST(task0, hash_mixes_every_height)
+{
+    expect_few_twins(heights_differ, VARIED_COUNT * 6, "one height",
+                     "the hash leaves some heights out. Mix the height of every entry into the "
+                     "hash, not only the first or the last");
 }
 
 /* Checks grundy_get_moves(p) against the oracle: every move valid, each
@@ -236,6 +393,7 @@ static void expect_moves(const int *heaps, size_t n)
 {
     const char *text = lab_heaps_text(heaps, n);
     grundy_position *p = lab_build(heaps, n);
+    lab_trace("grundy_get_moves(%s)", text);
     position_list *moves = grundy_get_moves(p);
     LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves(%s) returned NULL; return a list (empty when there is no move)", text);
     oracle_move_list *want = oracle_moves(heaps, n);
@@ -268,6 +426,7 @@ static void expect_moves(const int *heaps, size_t n)
     expect_heaps(p, what, heaps, n, SECTION_MOVES);
     free(matched);
     oracle_move_list_free(want);
+    lab_trace("position_list_free(the moves of %s)", text);
     position_list_free(moves);
     grundy_free(p);
 }
@@ -276,6 +435,7 @@ LAB_TEST(task0, moves_of_small_heaps_by_hand)
 {
     /* Derived by hand from the rules: 3 -> 1+2 = {}; 4 -> 1+3 = {3} (2+2 is
      * not allowed); 7 -> 1+6, 2+5, 3+4. */
+    lab_trace("grundy_get_moves(grundy_new(7))");
     grundy_position *p = grundy_new(7);
     LAB_EXPECT(p != NULL, SECTION_MAP, "grundy_new(7) returned NULL");
     position_list *moves = grundy_get_moves(p);
@@ -299,6 +459,7 @@ LAB_TEST(task0, moves_of_single_heaps)
 LAB_TEST(task0, moves_of_the_empty_position)
 {
     grundy_position *p = lab_build(NULL, 0);
+    lab_trace("grundy_get_moves({})");
     position_list *moves = grundy_get_moves(p);
     LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves({}) returned NULL; expected an empty list");
     LAB_EXPECT(moves->size == 0, SECTION_MOVES, "grundy_get_moves({}) returned %zu moves, expected 0",
@@ -331,6 +492,7 @@ LAB_TEST(task0, moves_two_levels_deep)
     const int starts[][2] = {{8, 9}, {12, 12}, {10, 3}};
     for (size_t s = 0; s < sizeof starts / sizeof *starts; s++) {
         grundy_position *p = lab_build(starts[s], 2);
+        lab_trace("grundy_get_moves(%s)", lab_heaps_text(starts[s], 2));
         position_list *moves = grundy_get_moves(p);
         LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves returned NULL");
         for (size_t i = 0; i < moves->size; i++) {
@@ -347,15 +509,18 @@ LAB_TEST(task0, nothing_leaks)
 {
     size_t before = alloc_live_blocks();
     grundy_position *p = lab_build(LAB_HEAPS(9, 14, 14, 6));
+    lab_trace("grundy_copy({6=1, 9=1, 14=2}), then grundy_get_moves of the copy");
     grundy_position *c = grundy_copy(p);
     position_list *moves = grundy_get_moves(c);
     LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves({6=1, 9=1, 14=2}) returned NULL");
+    lab_trace("adding and removing one heap of each height 3 to 29 on the copy");
     for (int h = 3; h < 30; h++)
         grundy_add_heap(c, h);
     for (int h = 3; h < 30; h++)
         grundy_remove_heap(c, h);
     char *text = grundy_to_string(c);
     free(text);
+    lab_trace("freeing the moves, the copy and {6=1, 9=1, 14=2}");
     position_list_free(moves);
     grundy_free(c);
     grundy_free(p);

@@ -1,14 +1,27 @@
 /*
  * lab_support.c - shared helpers of the lab's suites (see lab_support.h).
  */
+#define _XOPEN_SOURCE 700 /* sigaltstack, for reporting a stack overflow */
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lab_support.h"
 #include "lab_todo.h"
 #include "oracle.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
 
 static char message[8192];
 
@@ -21,18 +34,70 @@ const char *lab_format(const char *format, ...)
     return message;
 }
 
+/* Stubs a test reached only through lab_memo_clear_if_written() or
+ * lab_memo_size_if_written(): left out of the note. */
+static const char *unasked_stubs[2];
+
+static bool unasked(const char *stub)
+{
+    for (size_t i = 0; i < sizeof unasked_stubs / sizeof *unasked_stubs; i++)
+        if (unasked_stubs[i] != NULL && strcmp(unasked_stubs[i], stub) == 0)
+            return true;
+    return false;
+}
+
 const char *lab_todo_note(void)
 {
     static char note[512];
-    if (lab_stub_reached(0) == NULL)
+    size_t used = 0;
+    for (size_t i = 0; lab_stub_reached(i) != NULL && used < sizeof note; i++) {
+        if (unasked(lab_stub_reached(i)))
+            continue;
+        used += (size_t)snprintf(note + used, sizeof note - used, "%s%s",
+                                 used ? ", " : "not implemented yet: ", lab_stub_reached(i));
+    }
+    if (used == 0)
         return "";
-    size_t used = (size_t)snprintf(note, sizeof note, "not implemented yet: ");
-    for (size_t i = 0; lab_stub_reached(i) != NULL && used < sizeof note; i++)
-        used += (size_t)snprintf(note + used, sizeof note - used, "%s%s", i ? ", " : "",
-                                 lab_stub_reached(i));
     if (used < sizeof note)
         snprintf(note + used, sizeof note - used, " (see the TODOs in your code). ");
     return note;
+}
+
+/* Whether `function` is a stub that was reached; when it is, it is also
+ * left out of the note from now on (its caller asked it only in case). */
+static bool stub_reached_in_passing(const char *function)
+{
+    for (size_t i = 0; lab_stub_reached(i) != NULL; i++) {
+        if (strcmp(lab_stub_reached(i), function) != 0)
+            continue;
+        for (size_t k = 0; k < sizeof unasked_stubs / sizeof *unasked_stubs; k++) {
+            if (unasked_stubs[k] == NULL || strcmp(unasked_stubs[k], function) == 0) {
+                unasked_stubs[k] = function;
+                break;
+            }
+        }
+        return true;
+    }
+    return false;
+}
+
+void lab_memo_clear_if_written(void)
+{
+    lab_trace("grundy_memo_clear()");
+    grundy_memo_clear();
+    (void)stub_reached_in_passing("grundy_memo_clear");
+}
+
+size_t lab_memo_size_if_written(void)
+{
+    lab_trace("grundy_memo_size()");
+    size_t size = grundy_memo_size();
+    return stub_reached_in_passing("grundy_memo_size") ? 0 : size;
+}
+
+const char *lab_outcome_text(bool is_p)
+{
+    return is_p ? "a P-position" : "an N-position";
 }
 
 const char *lab_heaps_text(const int *heaps, size_t n)
@@ -48,17 +113,33 @@ const char *lab_heaps_text(const int *heaps, size_t n)
     return slot;
 }
 
+/* "3, 7, 1": the heaps as a test adds them, for the trace. */
+static const char *heap_list(const int *heaps, size_t n)
+{
+    static char list[1024];
+    size_t used = 0;
+    list[0] = '\0';
+    for (size_t i = 0; i < n && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", i ? ", " : "", heaps[i]);
+    return list;
+}
+
 grundy_position *lab_build(const int *heaps, size_t n)
 {
+    lab_trace("grundy_new(0), to build a position from the heaps [%s]", heap_list(heaps, n));
     grundy_position *p = grundy_new(0);
     LAB_EXPECT(p != NULL, SECTION_MAP, "grundy_new(0) returned NULL; it must return an empty position");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        lab_trace("grundy_add_heap(p, %d), adding heap %zu of [%s] to grundy_new(0)", heaps[i],
+                  i + 1, heap_list(heaps, n));
         grundy_add_heap(p, heaps[i]);
+    }
     return p;
 }
 
 size_t lab_expand(const grundy_position *p, int *heaps, const char *what)
 {
+    lab_trace("reading the entries of %s", what);
     LAB_EXPECT(p != NULL, SECTION_MAP, "%s is NULL; expected a position", what);
     LAB_EXPECT(p->size <= p->capacity, SECTION_INVARIANT,
                "%s has size %zu > capacity %zu", what, p->size, p->capacity);
@@ -93,22 +174,79 @@ const char *lab_position_text(const grundy_position *p, const char *what)
     return lab_heaps_text(heaps, n);
 }
 
+/* Asks again about the position with these heaps, with an empty memo,
+ * twice: as it is, and with a few other positions held, so that the
+ * solver's positions are allocated at other addresses. Whether the solver
+ * answers right either time. */
+static bool right_with_empty_memo(const int *heaps, size_t n, bool asked_p, bool expected_p)
+{
+    const char *text = lab_heaps_text(heaps, n);
+    grundy_position *held[3] = {NULL, NULL, NULL};
+    bool right = false;
+    for (int attempt = 0; attempt < 2 && !right; attempt++) {
+        for (int k = 0; k < 3 && attempt == 1; k++)
+            held[k] = grundy_new(5 + k);
+        lab_memo_clear_if_written();
+        grundy_position *p = lab_build(heaps, n);
+        lab_trace("grundy_is_%s_position(%s), asked again after grundy_memo_clear()",
+                  asked_p ? "p" : "n", text);
+        bool answer = asked_p ? grundy_is_p_position(p) : grundy_is_n_position(p);
+        grundy_free(p);
+        right = answer == (asked_p ? expected_p : !expected_p);
+    }
+    for (int k = 0; k < 3; k++)
+        grundy_free(held[k]);
+    return right;
+}
+
+void lab_expect_answer(const int *heaps, size_t n, bool asked_p, bool answer, const char *section)
+{
+    bool expected_p = oracle_is_p(heaps, n);
+    if (answer == (asked_p ? expected_p : !expected_p))
+        return;
+    const char *text = lab_heaps_text(heaps, n);
+    const char *question = asked_p ? "grundy_is_p_position" : "grundy_is_n_position";
+    size_t memo_size = lab_memo_size_if_written();
+    /* A solver's answer depends on the position alone. If it is right once
+     * the memo is emptied, the wrong one came out of the memo. */
+    if (memo_size > 0 && right_with_empty_memo(heaps, n, asked_p, expected_p))
+        LAB_EXPECT(false, SECTION_MEMO,
+                   "%s(%s) returned %s; the position is %s. Asked again after grundy_memo_clear(), "
+                   "the solver answers right: the memo (holding %zu position%s) returned an answer "
+                   "recorded for a different position. Key it by the position's heaps (memo_table "
+                   "finds a key with grundy_hash and grundy_equals), never by the position's "
+                   "address, which a new position reuses once an old one is freed",
+                   question, text, answer ? "true" : "false", lab_outcome_text(expected_p),
+                   memo_size, memo_size == 1 ? "" : "s");
+    LAB_EXPECT(false, section, "%s(%s) returned %s; the position is %s%s", question, text,
+               answer ? "true" : "false", lab_outcome_text(expected_p),
+               memo_size > 0 ? " (wrong with an empty memo too: if the solver got it right before "
+                               "it had a memo, look at how the memo stores and finds answers, "
+                               "section #task-2)"
+                             : "");
+}
+
 void lab_check_outcome(const int *heaps, size_t n, const char *section)
 {
     const char *text = lab_heaps_text(heaps, n);
-    bool expected_p = oracle_is_p(heaps, n);
-    const char *expected = expected_p ? "P" : "N";
-
     grundy_position *p = lab_build(heaps, n);
+    lab_trace("grundy_is_p_position(%s)", text);
     bool is_p = grundy_is_p_position(p);
-    LAB_EXPECT(is_p == expected_p, section,
-               "grundy_is_p_position(%s) returned %s; the position is an %s-position", text,
-               is_p ? "true" : "false", expected);
+    lab_trace("grundy_is_n_position(%s)", text);
     bool is_n = grundy_is_n_position(p);
-    LAB_EXPECT(is_n == !expected_p, section,
-               "grundy_is_n_position(%s) returned %s; the position is an %s-position", text,
-               is_n ? "true" : "false", expected);
-    grundy_free(p);
+    lab_trace("grundy_free(%s)", text);
+    grundy_free(p); /* before any check: a failing test leaves nothing for valgrind */
+    lab_expect_answer(heaps, n, true, is_p, section);
+    lab_expect_answer(heaps, n, false, is_n, section);
+}
+
+bool lab_under_valgrind(void)
+{
+#if defined(RUNNING_ON_VALGRIND)
+    return RUNNING_ON_VALGRIND != 0;
+#else
+    return false; /* no valgrind headers: no valgrind either */
+#endif
 }
 
 unsigned lab_random(unsigned *state)
@@ -133,4 +271,178 @@ bool lab_skip_timing(const char *suite)
                                                                at[length] == ','))
             return true;
     return false;
+}
+
+/* ---- crashes and time-outs ------------------------------------------------
+ * Criterion reports a test killed by a signal as a bare "CRASH!". The test
+ * process knows more: which test it runs and what it was doing. A signal
+ * handler writes that down, then lets the signal end the process as before,
+ * so Criterion still counts the crash. The handler may only use
+ * async-signal-safe calls (open, write, close, sigaction, raise), so it
+ * assembles its text from fixed strings. */
+
+static char test_name[128];
+static char last_step[768];
+static bool test_finished;
+static char crash_report_path[4096]; /* "" means stderr */
+static pid_t test_process;
+
+void lab_trace(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(last_step, sizeof last_step, format, args);
+    va_end(args);
+}
+
+static const char *signal_words(int sig)
+{
+    switch (sig) {
+    case SIGSEGV:
+        return "crashed with SIGSEGV, an invalid memory access (a NULL, freed or out-of-bounds "
+               "pointer, or a recursion that never stops)";
+    case SIGBUS:
+        return "crashed with SIGBUS, an invalid memory access";
+    case SIGFPE:
+        return "crashed with SIGFPE, an arithmetic error such as a division by zero";
+    case SIGILL:
+        return "crashed with SIGILL, an illegal instruction (often a non-void function that "
+               "reached its end without a return)";
+    case SIGABRT:
+        return "was aborted (SIGABRT): a failed assert(), or the C library found the heap "
+               "corrupted, for example by a double free or a write past the end of a block";
+    case SIGPROF:
+        return "did not finish within the test's time limit (an endless loop, or a search far "
+               "too slow)";
+    default:
+        return "was killed by a signal";
+    }
+}
+
+static size_t append(char *text, size_t used, size_t size, const char *part)
+{
+    size_t length = strlen(part);
+    if (used + length >= size)
+        length = size - used - 1;
+    memcpy(text + used, part, length);
+    text[used + length] = '\0';
+    return used + length;
+}
+
+/* "make test-task1" for "task1::small_heaps". */
+static const char *task_target(void)
+{
+    static char target[32];
+    size_t used = append(target, 0, sizeof target, "make test-");
+    for (const char *c = test_name; *c != '\0' && *c != ':' && *c != '_'; c++)
+        if (used < sizeof target - 1)
+            target[used++] = *c;
+    target[used] = '\0';
+    return target;
+}
+
+/* Writes what happened to the test: a line "TEST<tab>WHAT" for the report
+ * hook (lab_report.c) in $LAB_SUMMARY_FILE.crashes, or "TEST: WHAT" on
+ * stderr when the runner was started by hand. */
+static void write_crash_report(const char *what, const char *next)
+{
+    static char line[2048];
+    bool to_file = crash_report_path[0] != '\0';
+    size_t used = append(line, 0, sizeof line, test_name);
+    used = append(line, used, sizeof line, to_file ? "\t" : ": ");
+    used = append(line, used, sizeof line, "the test ");
+    used = append(line, used, sizeof line, what);
+    if (last_step[0] != '\0') {
+        used = append(line, used, sizeof line, " during its last step, ");
+        used = append(line, used, sizeof line, last_step);
+    }
+    used = append(line, used, sizeof line, ". ");
+    used = append(line, used, sizeof line, next);
+    used = append(line, used, sizeof line, "\n");
+    int fd = to_file ? open(crash_report_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)
+                     : STDERR_FILENO;
+    if (fd < 0)
+        fd = STDERR_FILENO;
+    if (write(fd, line, used) < 0 && fd != STDERR_FILENO)
+        (void)!write(STDERR_FILENO, line, used);
+    if (fd != STDERR_FILENO)
+        close(fd);
+}
+
+static void on_fatal_signal(int sig)
+{
+    /* A child the test forked (the timing checks do) reports nothing: its
+     * parent, the test, says what happened to it. */
+    if (getpid() == test_process) {
+        static char next[256];
+        if (sig == SIGPROF) {
+            size_t used = append(next, 0, sizeof next, "Check that every recursive call gets a "
+                                                      "smaller position; to see where it spins, run ");
+            used = append(next, used, sizeof next, task_target());
+            append(next, used, sizeof next, " with a print of the position at the top of your solver");
+        } else {
+            append(next, 0, sizeof next, "Run `make memcheck` (valgrind names the line of the bad "
+                                         "access) or `make test SAN=1` (AddressSanitizer stops at it)");
+        }
+        write_crash_report(signal_words(sig), next);
+    }
+    struct sigaction fallback = {.sa_handler = SIG_DFL};
+    sigemptyset(&fallback.sa_mask);
+    sigaction(sig, &fallback, NULL);
+    raise(sig);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+/* With SAN=1 the sanitizers catch the bad access and print their report;
+ * this adds which test and step it was. */
+static void on_sanitizer_death(void)
+{
+    if (test_finished)
+        write_crash_report("ended with memory still allocated, which LeakSanitizer reports above "
+                           "the summary",
+                           "Its stacks say where each block was allocated");
+    else
+        write_crash_report("was stopped by a sanitizer (its report is printed above the summary)",
+                           "Read the first stack of that report: its top line in your files is "
+                           "the bad access");
+}
+#endif
+
+void lab_test_finished(void)
+{
+    test_finished = true;
+    last_step[0] = '\0';
+}
+
+void lab_test_begin(const char *test)
+{
+    snprintf(test_name, sizeof test_name, "%s", test);
+    last_step[0] = '\0';
+    test_finished = false;
+    test_process = getpid();
+    const char *summary = getenv("LAB_SUMMARY_FILE");
+    snprintf(crash_report_path, sizeof crash_report_path, "%s%s", summary != NULL ? summary : "",
+             summary != NULL ? ".crashes" : "");
+#if defined(RUNNING_ON_VALGRIND)
+    /* Names the test in valgrind's log of this process (make memcheck). */
+    VALGRIND_PRINTF("lab-test %s\n", test);
+#endif
+
+    /* Its own stack, so that a stack overflow can still be reported. */
+    static char alternate_stack[64 * 1024];
+    stack_t stack = {.ss_sp = alternate_stack, .ss_size = sizeof alternate_stack};
+    sigaltstack(&stack, NULL);
+    struct sigaction action = {.sa_handler = on_fatal_signal, .sa_flags = SA_ONSTACK};
+    sigemptyset(&action.sa_mask);
+    /* Criterion ends a test at its time limit with SIGPROF. */
+    int signals[] = {SIGABRT, SIGPROF,
+#if !defined(__SANITIZE_ADDRESS__)
+                     SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+#endif
+    };
+    for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
+        sigaction(signals[i], &action, NULL);
+#if defined(__SANITIZE_ADDRESS__)
+    __sanitizer_set_death_callback(on_sanitizer_death);
+#endif
 }

@@ -45,10 +45,24 @@ void __gcov_dump(void) __attribute__((weak));
     static void suite##_##name##_body(void);                   \
     Test(suite, name LAB_TEST_OPTIONS)                         \
     {                                                          \
+        lab_test_begin(#suite "::" #name);                     \
         suite##_##name##_body();                               \
+        lab_test_finished();                                   \
         LAB_TEST_END();                                        \
     }                                                          \
     static void suite##_##name##_body(void)
+
+/* Called by LAB_TEST before a test's body: from then on a crash or a
+ * time-out of the test names it and its last step (see lab_trace), and
+ * says what to run next, instead of a bare "CRASH!". */
+void lab_test_begin(const char *test);
+/* Called by LAB_TEST when the body has run to its end. */
+void lab_test_finished(void);
+
+/* Records the step the test is about to take, in words a student can
+ * reproduce ("grundy_is_p_position({13=1})"). Only the last step is kept;
+ * it is what a crash or a time-out report names. */
+void lab_trace(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
 /* Largest number of heaps a test position may expand to. */
 enum { LAB_MAX_HEAPS = 256 };
@@ -79,11 +93,25 @@ const char *lab_format(const char *format, ...) __attribute__((format(printf, 1,
  * rather than a symptom. */
 const char *lab_todo_note(void);
 
+/* The rendered handout, from the top of the student's repository; `make
+ * test` prints where it is. */
+#define LAB_HANDOUT "handouts/grundy-lab.html"
+
 /* Asserts `condition`; on failure the message is the stub note, the
  * formatted text, and the handout section. Stops the test. */
-#define LAB_EXPECT(condition, section, ...)                                          \
-    cr_assert((condition), "%s%s\n      (handout: grundy-lab.html#%s)", lab_todo_note(), \
+#define LAB_EXPECT(condition, section, ...)                                                  \
+    cr_assert((condition), "%s%s\n      (handout: " LAB_HANDOUT "#%s)", lab_todo_note(), \
               lab_format(__VA_ARGS__), section)
+
+/* Calls grundy_memo_clear() or grundy_memo_size() for a test that only
+ * needs them when Task 2 is done (a leak check, a diagnosis): when the
+ * function is still a stub, the call is left out of the "not implemented
+ * yet" note, so a Task 1 failure is not reported as Task 2 not started. */
+void lab_memo_clear_if_written(void);
+size_t lab_memo_size_if_written(void);
+
+/* "a P-position" or "an N-position". */
+const char *lab_outcome_text(bool is_p);
 
 /* A heap list as the oracle writes positions: {3=1, 4=2}. Heights < 3 are
  * dropped, as the invariant asks. The text lives in one of 16 rotating
@@ -114,6 +142,19 @@ void lab_check_outcome(const int *heaps, size_t n, const char *section);
  * everything down), or names the suites to skip (the grader skips task2's,
  * as its own timing checks, drawn from the seed, replace them). */
 bool lab_skip_timing(const char *suite);
+
+/* Asserts that `answer`, the solver's reply to grundy_is_p_position (asked_p)
+ * or grundy_is_n_position about the position with these heaps, is right.
+ * When it is wrong and the solver keeps a memo, the same question is asked
+ * again with an empty memo: if the answer is right then, the message says
+ * that the memo returned an answer recorded for a different position, and
+ * points at Task 2 instead of `section`. */
+void lab_expect_answer(const int *heaps, size_t n, bool asked_p, bool answer, const char *section);
+
+/* Whether the test runs under valgrind (`make memcheck`), which slows code
+ * down 20 to 50 times: tests then use smaller positions, so that a correct
+ * solver without a memo still finishes in seconds. */
+bool lab_under_valgrind(void);
 
 /* Deterministic pseudo-random numbers for generated cases (xorshift), so a
  * failure can be reproduced by rerunning the test. */
