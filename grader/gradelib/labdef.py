@@ -66,6 +66,7 @@ class Task:
     memcheck: tuple = ()      # the light tests the grader runs again under valgrind
     growth: str = ""          # the growth probe's workload for its code (growth.py)
     outside: tuple = ()       # its tests whose verdict is made outside the student process
+    given: tuple = ()         # given files in student/ that only this task uses
 
     @property
     def suite(self):
@@ -161,7 +162,8 @@ def _task(parser, name, path):
                 timed=_yes(section.get("timed", "no"), where),
                 memcheck=tuple(section.get("memcheck", "").split()),
                 growth=section.get("growth", "").strip(),
-                outside=tuple(section.get("outside", "").split()))
+                outside=tuple(section.get("outside", "").split()),
+                given=tuple(section.get("given", "").split()))
 
 
 def _function(name, text, path, task_numbers):
