@@ -190,7 +190,8 @@ GRADER_LIBS := -lcriterion -ljansson -lseccomp -pthread
 GRADER_HANDOUT := $(if $(and $(shell command -v pandoc),$(wildcard handouts/grundy-lab.md)),$(GRADER_BUILD)/handout.html)
 
 .PHONY: grader-harness
-grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(GRADER_BUILD)/growth_probe $(STUDENT_SIDE_OBJ) \
+grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(GRADER_BUILD)/growth_probe \
+                $(GRADER_BUILD)/challenge_probe $(STUDENT_SIDE_OBJ) \
                 $(GRADER_BUILD)/tests.txt $(GRADER_BUILD)/student_reference $(GRADER_HANDOUT)
 $(GRADER_BUILD)/handout.html: handouts/grundy-lab.md handouts/handout.css
 	@mkdir -p $(@D)
@@ -211,6 +212,9 @@ $(GRADER_RUNNERS): $(HIDDEN_SRC:tests/hidden/%.c=$(GRADER_BUILD)/suites/%.o)
 
 $(GRADER_BUILD)/timing_probe: $(GRADER_BUILD)/boundary/timing_probe.o $(GRADER_BUILD)/boundary/probe.o \
                               $(GRADER_BUILD)/support/calibration_solver.o $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
+	$(CC) $^ -o $@ -lseccomp
+$(GRADER_BUILD)/challenge_probe: $(GRADER_BUILD)/boundary/challenge_probe.o $(GRADER_BUILD)/boundary/probe.o \
+                                 $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
 	$(CC) $^ -o $@ -lseccomp
 $(GRADER_BUILD)/growth_probe: $(GRADER_BUILD)/boundary/growth_probe.o $(GRADER_BUILD)/boundary/probe.o \
                               $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a

@@ -246,6 +246,10 @@ def growth_probe(scratch):
     return harness(scratch, "growth_probe")
 
 
+def challenge_probe(scratch):
+    return harness(scratch, "challenge_probe")
+
+
 def reference_object(scratch, file):
     return os.path.join(scratch, "harness", "reference", file.replace(".c", ".o"))
 

@@ -540,11 +540,45 @@ def report_html(students, report_dir, sources, chart_files, similarity=None):
              *_pass_rates_section(graded, chart_files),
              *_failures_section(graded),
              *_timing_section(graded, chart_files),
+             *_challenge_section(graded),
              *_coverage_section(chart_files)]
     if similarity:
         parts.append(similarity_section(_href(similarity, report_dir), chart_files["similarity.svg"]))
     parts += _students_section(students, flag_lists, report_dir)
     return _page(parts)
+
+
+CHALLENGE_SHOWN = 20
+
+
+def challenge_rows(students):
+    """[student, largest heap] for the students with a challenge figure,
+    largest first (read from results.json's leaderboard)."""
+    rows = []
+    for s in students:
+        for entry in (s.results or {}).get("leaderboard") or []:
+            if isinstance(entry, dict) and entry.get("name") == reports.CHALLENGE_NAME:
+                value = entry.get("value")
+                if isinstance(value, int) and not isinstance(value, bool):
+                    rows.append([s.name, value])
+    return sorted(rows, key=lambda row: (-row[1], row[0]))
+
+
+def _challenge_section(graded):
+    """The leaderboard's challenge (no points): the largest single heap each
+    solver answered within the same CPU budget, the best first."""
+    rows = challenge_rows(graded)
+    if not rows:
+        return []
+    shown = rows[:CHALLENGE_SHOWN]
+    return ['<h2 id="challenge">Challenge: the largest heap within the budget</h2>',
+            '<p class="small">Not part of the points. Each solver answers single heaps from an empty '
+            'memo, one heap larger each time, until one is not answered right within the same CPU '
+            'budget (a multiple of the calibration solver in the same run).'
+            + (f" The best {CHALLENGE_SHOWN} of {len(rows)}." if len(rows) > CHALLENGE_SHOWN else "")
+            + "</p>",
+            _table(["rank", "student", "largest heap"],
+                   [[i + 1, name, value] for i, (name, value) in enumerate(shown)], numeric=(0, 2))]
 
 
 def _summary_section(students, graded, sources):

@@ -87,6 +87,14 @@ class Shape:
 
 
 @dataclass(frozen=True)
+class Challenge:
+    ratio: float              # the budget: ratio x the calibration solver on yardstick_heap
+    yardstick_heap: int
+    first: int                # the heaps tried, first to last
+    last: int
+
+
+@dataclass(frozen=True)
 class Lab:
     name: str
     handout: str
@@ -102,6 +110,7 @@ class Lab:
     shapes: tuple
     public_positions: tuple = field(default_factory=tuple)
     variant: str = ""         # "" for tests/public/lab.ini, else the other file's name
+    challenge: Challenge | None = None   # the leaderboard's challenge, if the lab has one
 
     @property
     def build_suffix(self):
@@ -234,8 +243,18 @@ def load(path=PATH):
     except ValueError:
         _fail(where, f"ratio '{timing.get('ratio')}' is not a number")
     name = os.path.splitext(os.path.basename(path))[0]
+    challenge = None
+    if "challenge" in parser:
+        section, where = parser["challenge"], f"{path} [challenge]"
+        try:
+            ratio = float(section.get("ratio", ""))
+        except ValueError:
+            _fail(where, f"ratio '{section.get('ratio')}' is not a number")
+        challenge = Challenge(ratio, _int(section.get("yardstick_heap", ""), where),
+                              _int(section.get("first", ""), where), _int(section.get("last", ""), where))
     return Lab(name=lab.get("name", "lab"), handout=lab.get("handout", ""),
                variant="" if os.path.realpath(path) == os.path.realpath(DEFAULT_PATH) else name,
+               challenge=challenge,
                all_functions=functions,
                cflags=tuple(shlex.split(lab.get("cflags", ""))),
                warnings=tuple(shlex.split(lab.get("warnings", ""))),

@@ -4,6 +4,7 @@
     programs  -> {task: student program}      link the student side, per task
     suites    -> [TestResult]                 prebuilt runners x student programs
     timing    -> (entries, [TestResult])      trusted probe, CPU from the kernel
+    challenge -> {largest heap...} or None    the leaderboard's figure, no points
     memory    -> (findings, [TestResult])     valgrind around the student process
     growth    -> [TestResult]                 memory measured by the kernel, outside
     coverage  -> {line_percent, ...} or None
@@ -33,7 +34,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from . import build, config, coverage, growth, memcheck, reports, rubric, sandbox, suites, timing
+from . import build, challenge, config, coverage, growth, memcheck, reports, rubric, sandbox, suites, timing
 from . import scratch as scratch_dir
 from .results import TestResult, flags_of
 
@@ -188,6 +189,14 @@ def timing_phase(ctx, builds):
         return [], []
     student, _ = student_program(ctx, builds, timed, ctx.trusted_for[timed])
     return timing.check(ctx.mode, ctx.scratch, student, ctx.seed, ctx.log)
+
+
+def challenge_phase(ctx, builds):
+    timed = next((t.number for t in config.LAB.tasks if t.timed), None)
+    if timed is None:
+        return None
+    student, _ = student_program(ctx, builds, timed, ctx.trusted_for[timed])
+    return challenge.measure(ctx.mode, ctx.scratch, student, ctx.log)
 
 
 # ---- memory --------------------------------------------------------------------------
@@ -366,6 +375,7 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
         builds = ctx.phase("build", build_phase)
         suite_results, _ = ctx.phase("suites", suites_phase, builds, all_tests)
         timing_entries, timing_results = ctx.phase("timing", timing_phase, builds)
+        challenge_result = ctx.phase("challenge", challenge_phase, builds)
         memory, memory_results = ctx.phase("memory", memory_phase, builds,
                                            suite_results)
         growth_results = ctx.phase("growth", growth_phase, builds,
@@ -382,7 +392,8 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
                   "sandbox": mode.describe(), "hidden_visibility": hidden_visibility,
                   "phases": ctx.phases, "notes": ctx.notes,
                   "builds": [b.as_result() for b in builds.values()],
-                  "tests": entries, "timing": timing_entries, "memory": memory, "coverage": cov,
+                  "tests": entries, "timing": timing_entries, "challenge": challenge_result,
+                  "memory": memory, "coverage": cov,
                   "flags": flags_of([t for t, _, _ in scored], builds),
                   "score": round(sum(e["score"] for e in entries), 2),
                   "max_score": round(sum(e["max_score"] for e in entries), 2)}

@@ -303,7 +303,15 @@ def _leaderboard(result) -> list:
             continue
         names.add(name)
         board.append({"name": name, "value": round(number(ratio), 3), "order": "asc"})
+    challenge = result.get("challenge") or {}
+    largest = challenge.get("largest")
+    if isinstance(largest, int) and not isinstance(largest, bool):
+        # The challenge (no points): the larger, the better.
+        board.append({"name": CHALLENGE_NAME, "value": largest, "order": "desc"})
     return board
+
+
+CHALLENGE_NAME = "Challenge: largest heap"
 
 
 def gradescope_results(result) -> dict:
@@ -330,6 +338,10 @@ def gradescope_results(result) -> dict:
             "flags": [clean(f) for f in result.get("flags") or []],
             # The timing phase's measurements, per drawn position (CPU
             # seconds read from the kernel by the trusted probe).
+            "challenge": {"largest": (result.get("challenge") or {}).get("largest"),
+                          "budget_cpu": number((result.get("challenge") or {}).get("budget_cpu"), None),
+                          "stopped_by": clean((result.get("challenge") or {}).get("stopped_by"))}
+            if result.get("challenge") else None,
             "timing": [{"name": clean(t.get("name")), "position": clean(t.get("position")),
                         "student_cpu": number(t.get("student_cpu"), None),
                         "calibration_cpu": number(t.get("calibration_cpu"), None),

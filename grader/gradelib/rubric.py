@@ -72,16 +72,19 @@ def task_of_pattern(pattern, file_tasks=None):
     return None
 
 
-def assign(path, test_ids, tasks=None, total=TOTAL):
+def assign(path, test_ids, tasks=None, total=TOTAL, files=None):
     """{test id: max points} for the graded tests among test_ids, in order.
 
     tasks: the task numbers of this term; a line whose pattern names another
     task (an optional task not switched on) is left out, so one rubric
     serves every choice of tasks. total: what the kept lines must add up to
-    (the term's tasks' points, lab.ini)."""
+    (the term's tasks' points, lab.ini); files: the term's submission
+    files, whose build::FILE lines alone are kept."""
     lines, excluded = parse(path)
     if tasks is not None:
         lines = [l for l in lines if task_of_pattern(l.pattern) in (None, *tasks)]
+    if files is not None:
+        lines = [l for l in lines if not l.pattern.startswith("build::") or l.pattern[7:] in files]
     graded = [t for t in test_ids if not any(fnmatch.fnmatchcase(t, p) for p in excluded)]
     owner = {}
     for test in graded:

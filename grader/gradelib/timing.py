@@ -71,7 +71,7 @@ def _probe(mode, scratch, program, heaps, budget, name):
     return verdict
 
 
-def _calibrate(mode, scratch, heaps, name):
+def calibrate(mode, scratch, heaps, name):
     """The yardstick's CPU seconds on heaps (the fastest of its runs)."""
     times = []
     for k in range(config.CALIBRATION_RUNS):
@@ -92,7 +92,7 @@ def check(mode, scratch, student_program, seed, log):
     entries, tests = [], []
     for name, heaps in draw_positions(mode, scratch, seed).items():
         text = position_text(heaps)
-        calibration_cpu = _calibrate(mode, scratch, heaps, name)
+        calibration_cpu = calibrate(mode, scratch, heaps, name)
         budget = config.TIMING_BUDGET_RATIO * calibration_cpu
         entry = {"name": name, "position": text, "student_cpu": None,
                  "calibration_cpu": round(calibration_cpu, 4), "ratio": None,

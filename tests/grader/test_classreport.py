@@ -66,6 +66,21 @@ class Names(unittest.TestCase):
             self.assertIsNotNone(batch.name_problem(bad), bad)
 
 
+class Challenge(unittest.TestCase):
+    def test_largest_first_and_only_the_challenge(self):
+        def student(name, board):
+            s = type("GradedStudent", (), {})()
+            s.name, s.results = name, {"leaderboard": board}
+            return s
+        rows = classreport.challenge_rows([
+            student("ann", [{"name": "Challenge: largest heap", "value": 57, "order": "desc"}]),
+            student("bob", [{"name": "CPU ratio single_heap", "value": 3.1, "order": "asc"}]),
+            student("cid", [{"name": "Challenge: largest heap", "value": 61, "order": "desc"}]),
+            student("dee", [{"name": "Challenge: largest heap", "value": "99", "order": "desc"}])])
+        self.assertEqual(rows, [["cid", 61], ["ann", 57]])
+        self.assertEqual(classreport._challenge_section([]), [])
+
+
 class Flags(unittest.TestCase):
     """The gradebook's flags are the grader's (results.json extra_data.flags,
     computed in gradelib/results.py), never parsed back from messages."""

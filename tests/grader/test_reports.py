@@ -236,6 +236,7 @@ class ResultsJsonTest(ReportsCase):
         self.assertEqual(doc["extra_data"], {
             "seed": 12345, "sandbox": "bwrap, uid nobody",
             "phases": all_passed()["phases"], "coverage_line_percent": 93.3, "flags": [],
+            "challenge": None,
             "timing": [{"name": "", "position": "{45=1}", "student_cpu": 0.21, "calibration_cpu": 0.09,
                         "passed": True},
                        {"name": "", "position": "{50=1}", "student_cpu": 0.5, "calibration_cpu": 0.2,
@@ -294,6 +295,12 @@ class ResultsJsonTest(ReportsCase):
         result = all_passed()
         result["timing"] = []
         self.assertNotIn("leaderboard", json.loads(self.write(result)["results.json"]))
+        # The challenge's largest heap: a place of its own, larger is better.
+        result["challenge"] = {"largest": 57, "budget_cpu": 0.4, "stopped_by": "budget"}
+        doc = json.loads(self.write(result)["results.json"])
+        self.assertEqual(doc["leaderboard"], [{"name": "Challenge: largest heap", "value": 57, "order": "desc"}])
+        self.assertEqual(doc["extra_data"]["challenge"]["largest"], 57)
+        self.assertEqual(self.validate(doc), [])
 
     def test_non_finite_numbers_never_reach_the_json(self):
         result = all_passed()
