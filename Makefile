@@ -37,6 +37,9 @@ include $(GEN)/lab.mk
 
 IMPL_NAME := $(subst /,_,$(patsubst %/,%,$(IMPL)))
 BUILD := build/$(IMPL_NAME)$(if $(SAN),-san)
+# What every IMPL's test programs share (given code, oracle, support, the
+# suites) is built once, not once per IMPL: make check builds dozens.
+SHARED := build/shared$(if $(SAN),-san)
 
 , := ,
 SANITIZE := $(if $(SAN),-fsanitize=address$(,)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
@@ -56,10 +59,10 @@ TASKS := $(LAB_CORE_TASKS)
 # definition chooses for this term, unless given on the command line.
 OPTIONAL_TASKS ?= $(LAB_OPTIONAL_TASKS)
 
-GIVEN_OBJ := $(patsubst %.c,$(BUILD)/given/%.o,$(notdir $(GIVEN_SRC)))
-ORACLE_OBJ := $(patsubst %.c,$(BUILD)/oracle/%.o,$(notdir $(ORACLE_SRC)))
-ORACLE_LIB := $(BUILD)/liboracle.a
-SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/support/%.o,$(notdir $(SUPPORT_SRC)))
+GIVEN_OBJ := $(patsubst %.c,$(SHARED)/given/%.o,$(notdir $(GIVEN_SRC)))
+ORACLE_OBJ := $(patsubst %.c,$(SHARED)/oracle/%.o,$(notdir $(ORACLE_SRC)))
+ORACLE_LIB := $(SHARED)/liboracle.a
+SUPPORT_OBJ := $(patsubst %.c,$(SHARED)/support/%.o,$(notdir $(SUPPORT_SRC)))
 IMPL_OBJ := $(BUILD)/impl/grundy_position.o $(BUILD)/impl/grundy_solver.o
 SUITE_PROGRAMS := $(TASKS:%=$(BUILD)/test_%)
 
@@ -79,36 +82,36 @@ all: bin/grundy $(SUITE_PROGRAMS) $(OPTIONAL_TASKS:%=$(BUILD)/test_%)
 
 # ---- building ---------------------------------------------------------------
 
-$(BUILD)/given/%.o: student/%.c student/grundy.h | $(BUILD)/given
+$(SHARED)/given/%.o: student/%.c student/grundy.h | $(SHARED)/given
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
-$(BUILD)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h) | $(BUILD)/oracle
+$(SHARED)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h) | $(SHARED)/oracle
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
-$(BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h student/grundy.h | $(BUILD)/support
+$(SHARED)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h student/grundy.h | $(SHARED)/support
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
 $(BUILD)/impl/%.o: $(IMPL)/%.c student/grundy.h | $(BUILD)/impl
 	$(call compile_student_file,$(CC) $(BASE_CFLAGS) $(IMPL_WARN) $(INCLUDES) -c $< -o $@)
 
-$(BUILD)/lab/%.o: tests/lab/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h | $(BUILD)/lab
+$(SHARED)/lab/%.o: tests/lab/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h | $(SHARED)/lab
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
-$(BUILD)/liboracle.a: $(ORACLE_OBJ)
+$(SHARED)/liboracle.a: $(ORACLE_OBJ)
 	$(AR) rcs $@ $^
 
-COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(BUILD)/support/lab_support.o \
-                   $(BUILD)/support/lab_report.o $(BUILD)/support/alloc_tracker.o
+COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(SHARED)/support/lab_support.o \
+                   $(SHARED)/support/lab_report.o $(SHARED)/support/alloc_tracker.o
 
-$(BUILD)/test_task0: $(BUILD)/lab/test_task0.o $(COMMON_TEST_OBJ) $(BUILD)/liboracle.a
+$(BUILD)/test_task0: $(SHARED)/lab/test_task0.o $(COMMON_TEST_OBJ) $(SHARED)/liboracle.a
 	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(LDLIBS_TEST)
 
-$(BUILD)/test_task1: $(BUILD)/lab/test_task1.o $(COMMON_TEST_OBJ) $(BUILD)/liboracle.a
+$(BUILD)/test_task1: $(SHARED)/lab/test_task1.o $(COMMON_TEST_OBJ) $(SHARED)/liboracle.a
 	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(LDLIBS_TEST)
 
-$(BUILD)/test_task2: $(BUILD)/lab/test_task2.o $(COMMON_TEST_OBJ) \
-                     $(BUILD)/support/expansion_counter.o $(BUILD)/support/calibration_solver.o \
-                     $(BUILD)/support/timed_run.o $(BUILD)/liboracle.a
+$(BUILD)/test_task2: $(SHARED)/lab/test_task2.o $(COMMON_TEST_OBJ) \
+                     $(SHARED)/support/expansion_counter.o $(SHARED)/support/calibration_solver.o \
+                     $(SHARED)/support/timed_run.o $(SHARED)/liboracle.a
 	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
 
 # `grundy play` runs the game loop students get for `make play`
@@ -118,10 +121,10 @@ bin/grundy: reference/cli/grundy_cli.c student/play_game.c student/play_game.h $
 	$(CC) $(LAB_CFLAGS) $(STRICT) -Ireference/oracle -Istudent \
 	    reference/cli/grundy_cli.c student/play_game.c $(ORACLE_SRC) -o $@
 
-$(BUILD)/test_oracle: tests/selftest/test_oracle.c $(BUILD)/liboracle.a | $(BUILD)
+$(BUILD)/test_oracle: tests/selftest/test_oracle.c $(SHARED)/liboracle.a | $(BUILD)
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) $^ -o $@ $(LDLIBS_TEST)
 
-$(BUILD) $(BUILD)/given $(BUILD)/oracle $(BUILD)/support $(BUILD)/impl $(BUILD)/lab bin:
+$(BUILD) $(SHARED)/given $(SHARED)/oracle $(SHARED)/support $(BUILD)/impl $(SHARED)/lab bin:
 	@mkdir -p $@
 
 # ---- student targets ----------------------------------------------------------
@@ -139,11 +142,11 @@ ifdef KNOWN_OPTIONAL_TASKS
 # run the hidden suites on the reference, the stubs and the fixtures:
 # $(BUILD)/test_taskN_hidden, for tests/run-suites $(BUILD) taskN_hidden.
 HIDDEN_SUITE_PROGRAMS := $(KNOWN_OPTIONAL_TASKS:%=$(BUILD)/test_%_hidden)
-$(HIDDEN_SUITE_PROGRAMS): $(BUILD)/test_%_hidden: $(BUILD)/lab/test_hidden_%.o $(BUILD)/lab/test_%.o $(COMMON_TEST_OBJ) \
+$(HIDDEN_SUITE_PROGRAMS): $(BUILD)/test_%_hidden: $(SHARED)/lab/test_hidden_%.o $(SHARED)/lab/test_%.o $(COMMON_TEST_OBJ) \
                                            $(OPTIONAL_SUPPORT_OBJ) $(ORACLE_LIB)
 	$(LINK_OPTIONAL_SUITE_PROGRAM)
 $(foreach task,$(KNOWN_OPTIONAL_TASKS),$(eval $(BUILD)/test_$(task)_hidden: $(BUILD)/impl/$($(task)_FILE).o))
-$(BUILD)/lab/%.o: tests/hidden/%.c $(wildcard tests/support/*.h tests/hidden/*.h student/*.h) | $(BUILD)/lab
+$(SHARED)/lab/%.o: tests/hidden/%.c $(wildcard tests/support/*.h tests/hidden/*.h student/*.h) | $(SHARED)/lab
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 endif
 

@@ -26,21 +26,21 @@ OPTIONAL_FILES := $(foreach task,$(OPTIONAL_TASKS),$($(task)_FILE))
 # budgets and small stacks, the calibration solver they measure by, the
 # move checks of Task 5, and the checks of Tasks 6 and 8's own memos and
 # deep positions.
-OPTIONAL_SUPPORT_OBJ := $(addprefix $(BUILD)/support/,expansion_counter.o child_run.o child_result.o cpu_budget.o \
+OPTIONAL_SUPPORT_OBJ := $(addprefix $(SHARED)/support/,expansion_counter.o child_run.o child_result.o cpu_budget.o \
                           calibration_solver.o move_check.o memo_solver.o deep_position.o)
 OPTIONAL_LDFLAGS := $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves -pthread $(LDLIBS_TEST)
 # The archive last, so every object before it can use the oracle.
 LINK_OPTIONAL_SUITE_PROGRAM = $(CC) $(BASE_CFLAGS) $(filter-out %.a,$^) $(filter %.a,$^) -o $@ $(OPTIONAL_LDFLAGS)
 
 OPTIONAL_SUITE_PROGRAMS := $(KNOWN_OPTIONAL_TASKS:%=$(BUILD)/test_%)
-$(OPTIONAL_SUITE_PROGRAMS): $(BUILD)/test_%: $(BUILD)/lab/test_%.o $(COMMON_TEST_OBJ) $(OPTIONAL_SUPPORT_OBJ) \
+$(OPTIONAL_SUITE_PROGRAMS): $(BUILD)/test_%: $(SHARED)/lab/test_%.o $(COMMON_TEST_OBJ) $(OPTIONAL_SUPPORT_OBJ) \
                                       $(ORACLE_LIB)
 	$(LINK_OPTIONAL_SUITE_PROGRAM)
 
 # Each task's own file, and the header it and its suite are compiled against.
 define optional_task_rules
 $(BUILD)/test_$(1): $(BUILD)/impl/$($(1)_FILE).o
-$(BUILD)/impl/$($(1)_FILE).o $(BUILD)/lab/test_$(1).o: student/$($(1)_FILE).h
+$(BUILD)/impl/$($(1)_FILE).o $(SHARED)/lab/test_$(1).o: student/$($(1)_FILE).h
 endef
 $(foreach task,$(KNOWN_OPTIONAL_TASKS),$(eval $(call optional_task_rules,$(task))))
 
@@ -53,10 +53,10 @@ $(KNOWN_OPTIONAL_TASKS:%=test-%): test-%: $(BUILD)/test_%
 # terminal against grundy_winning_move (student/play_main.c, given).
 HEAPS ?= 10
 PLAY_FLAGS ?=
-$(BUILD)/play: $(BUILD)/given/play_main.o $(BUILD)/given/play_game.o $(BUILD)/impl/grundy_winning.o \
+$(BUILD)/play: $(SHARED)/given/play_main.o $(SHARED)/given/play_game.o $(BUILD)/impl/grundy_winning.o \
                $(IMPL_OBJ) $(GIVEN_OBJ)
 	$(CC) $(BASE_CFLAGS) $^ -o $@
-$(BUILD)/given/play_main.o $(BUILD)/given/play_game.o: student/play_game.h student/grundy_winning.h
+$(SHARED)/given/play_main.o $(SHARED)/given/play_game.o: student/play_game.h student/grundy_winning.h
 play: $(BUILD)/play
 	@$(BUILD)/play $(PLAY_FLAGS) $(HEAPS)
 
@@ -66,9 +66,9 @@ play: $(BUILD)/play
 # (student/measure_main.c, given), each heap in a child process with a
 # CPU cap so a slow one cannot hang the table.
 MEASURE_HEAPS ?= 40 50 60 70 80
-$(BUILD)/measure: $(BUILD)/given/measure_main.o $(BUILD)/impl/grundy_nimbers.o $(IMPL_OBJ) $(GIVEN_OBJ) \
-                  $(BUILD)/support/expansion_counter.o $(BUILD)/support/child_run.o $(BUILD)/support/child_result.o
+$(BUILD)/measure: $(SHARED)/given/measure_main.o $(BUILD)/impl/grundy_nimbers.o $(IMPL_OBJ) $(GIVEN_OBJ) \
+                  $(SHARED)/support/expansion_counter.o $(SHARED)/support/child_run.o $(SHARED)/support/child_result.o
 	$(CC) $(BASE_CFLAGS) $^ -o $@ -Wl,--wrap=grundy_get_moves -pthread
-$(BUILD)/given/measure_main.o: student/grundy_nimbers.h tests/support/child_run.h tests/support/expansion_counter.h
+$(SHARED)/given/measure_main.o: student/grundy_nimbers.h tests/support/child_run.h tests/support/expansion_counter.h
 measure: $(BUILD)/measure
 	@$(BUILD)/measure $(MEASURE_HEAPS)

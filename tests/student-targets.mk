@@ -48,7 +48,7 @@ empty :=
 space := $(empty) $(empty)
 coverage:
 	@rm -rf $(COVERAGE_BUILD)
-	@$(MAKE) --no-print-directory IMPL=$(IMPL) BUILD=$(COVERAGE_BUILD) OPTIONAL_TASKS="$(OPTIONAL_TASKS)" \
+	@$(MAKE) --no-print-directory IMPL=$(IMPL) BUILD=$(COVERAGE_BUILD) SHARED=$(COVERAGE_BUILD) OPTIONAL_TASKS="$(OPTIONAL_TASKS)" \
 	    BASE_CFLAGS="$(subst -O2,-O0,$(LAB_CFLAGS)) --coverage" \
 	    $(ALL_TASKS:%=$(COVERAGE_BUILD)/test_%) >/dev/null
 	@tests/run-suites $(COVERAGE_BUILD) $(ALL_TASKS) -- $(CRITERION_FLAGS) >$(COVERAGE_BUILD)/tests.log 2>&1 || true
