@@ -247,10 +247,10 @@ def load(path=PATH):
     if "challenge" in parser:
         section, where = parser["challenge"], f"{path} [challenge]"
         try:
-            ratio = float(section.get("ratio", ""))
+            challenge_ratio = float(section.get("ratio", ""))
         except ValueError:
             _fail(where, f"ratio '{section.get('ratio')}' is not a number")
-        challenge = Challenge(ratio, _int(section.get("yardstick_heap", ""), where),
+        challenge = Challenge(challenge_ratio, _int(section.get("yardstick_heap", ""), where),
                               _int(section.get("first", ""), where), _int(section.get("last", ""), where))
     return Lab(name=lab.get("name", "lab"), handout=lab.get("handout", ""),
                variant="" if os.path.realpath(path) == os.path.realpath(DEFAULT_PATH) else name,

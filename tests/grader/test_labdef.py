@@ -1,0 +1,127 @@
+"""Unit tests of grader/gradelib/labdef.py: the lab's definition is read
+whole, each section's keys stay its own, a variant extends the base, and a
+mistake in the file is an error that names where it is."""
+
+import os
+import sys
+import tempfile
+import textwrap
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "grader"))
+
+from gradelib import labdef  # noqa: E402
+
+MINIMAL = """\
+[lab]
+cflags = -std=c11 -O2
+warnings = -Wall
+headers = grundy.h
+tasks = 0 1
+
+[timing]
+ratio = 60
+calibration_runs = 3
+shapes =
+    single_heap 1 40-46 any
+    two_heaps_p 2 38-46 P
+public_positions =
+    45
+    20 23
+
+[challenge]
+ratio = 5
+yardstick_heap = 50
+first = 44
+last = 400
+
+[task0]
+title = the map
+file = a.c
+anchor = task-0
+points = 40
+
+[task1]
+title = the solver
+file = b.c
+anchor = task-1
+points = 60
+timed = yes
+outside = timing::*
+
+[task5]
+title = extra
+file = c.c
+header = c.h
+anchor = task-5
+points = 5
+optional = yes
+
+[api]
+f_new = 0 position int
+f_solve = 1 bool position
+f_table = 5 ints int
+"""
+
+
+class Definition(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def write(self, name, text):
+        path = os.path.join(self.dir.name, name)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(textwrap.dedent(text))
+        return path
+
+    def test_each_section_keeps_its_own_keys(self):
+        lab = labdef.load(self.write("lab.ini", MINIMAL))
+        self.assertEqual(lab.timing_ratio, 60.0)          # not the challenge's 5
+        self.assertEqual(lab.challenge.ratio, 5.0)
+        self.assertEqual([t.number for t in lab.tasks], [0, 1])
+        self.assertEqual([t.number for t in lab.all_tasks], [0, 1, 5])
+        self.assertEqual([f.name for f in lab.functions], ["f_new", "f_solve"])
+        self.assertEqual([s.outcome for s in lab.shapes], [None, "P"])
+        self.assertEqual(lab.public_positions, ((45,), (20, 23)))
+        self.assertEqual(lab.task(1).outside, ("timing::*",))
+        self.assertEqual(lab.files, ["a.c", "b.c"])
+
+    def test_prototypes(self):
+        lab = labdef.load(self.write("lab.ini", MINIMAL))
+        by_name = {f.name: f for f in lab.all_functions}
+        self.assertEqual(by_name["f_new"].prototype(["h"]), "grundy_position *f_new(int h)")
+        self.assertEqual(by_name["f_table"].prototype(["n"]), "int *f_table(int n, size_t *length)")
+
+    def test_a_variant_extends_the_base(self):
+        self.write("lab.ini", MINIMAL)
+        variant = self.write("all.ini", "[lab]\nextends = lab.ini\ntasks = 0 1 5\n")
+        lab = labdef.load(variant)
+        self.assertEqual([t.number for t in lab.tasks], [0, 1, 5])
+        self.assertEqual(lab.variant, "all")
+        self.assertEqual(lab.build_suffix, "-all")
+        self.assertEqual(lab.timing_ratio, 60.0)
+
+    def test_mistakes_are_named(self):
+        cases = {
+            "a task that is not optional left out": MINIMAL.replace("tasks = 0 1", "tasks = 0"),
+            "an unknown result type": MINIMAL.replace("f_solve = 1 bool position", "f_solve = 1 boolean position"),
+            "a function of a task with no section": MINIMAL.replace("f_new = 0", "f_new = 9"),
+            "points that are not a number": MINIMAL.replace("points = 40", "points = forty"),
+            "no [api]": MINIMAL[:MINIMAL.index("[api]")],
+            "a bad shape": MINIMAL.replace("single_heap 1 40-46 any", "single_heap 1 40 any"),
+        }
+        for what, text in cases.items():
+            with self.subTest(what):
+                with self.assertRaises(labdef.LabDefinitionError) as caught:
+                    labdef.load(self.write("bad.ini", text))
+                self.assertIn("bad.ini", str(caught.exception))
+
+    def test_the_project_definition_loads(self):
+        lab = labdef.load()
+        self.assertTrue(any(t.timed for t in lab.tasks))
+        self.assertGreater(lab.timing_ratio, 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
