@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""bench/grading_times.py - how long grading takes, and whether a hostile
+submission slows the grading beside it. A section of `make bench`; also
+runs on its own.
+
+usage: bench/grading_times.py [--fixtures NAME,...] [--hostile NAME,...] [--json FILE]
+
+1. Alone: grader/grade on the model solution and on each named fixture,
+   one grading at a time, wall time end to end (targets: an honest
+   submission within 15 s, any submission within 60 s).
+2. Neighbours: two gradings at once, as `grade-all -j 2` runs them. The
+   model solution is graded beside another copy of itself (the baseline:
+   two honest gradings share the two cores), then beside each hostile
+   fixture. Its score must not change, and its suites phase and its
+   timing checks (the student CPU time the trusted probe measured, summed
+   over the positions) must not be more than 1.5x the baseline's. The
+   comparison is with an honest neighbour, not with an empty machine: an
+   honest neighbour takes its share of the two cores too, and the claim is
+   that a hostile one takes no more than that.
+Hostile fixtures whose tricks the object checks would stop are graded
+with --skip-object-checks, so the run-time defences are what is measured.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
+GRADE = os.path.join(REPO, "grader", "grade")
+MATERIALIZE = os.path.join(REPO, "tests", "fixtures", "materialize")
+SEED = 424242
+# The slowest submissions the fixtures hold: loops, hogs, floods, a slow solver.
+ALONE = ["unmemoized", "gamed_memo", "infinite_loop", "memory_hog", "output_flood",
+         "stack_overflow", "leak"]
+# Neighbours: the ones that try to take more than their share of the machine.
+HOSTILE = ["infinite_loop", "fork_storm", "memory_hog", "output_flood", "writes_outside"]
+SKIP_CHECKS = {"fork_storm", "writes_outside", "sigprof_loop", "early_exit"}
+HONEST_LIMIT, ANY_LIMIT, NEIGHBOUR_LIMIT = 15.0, 60.0, 1.5
+
+
+def materialize(name, into):
+    path = os.path.join(into, name)
+    if name == "reference":
+        os.makedirs(path)
+        for f in ("grundy_position.c", "grundy_solver.c"):
+            with open(os.path.join(REPO, "reference", f), "rb") as src, open(os.path.join(path, f), "wb") as dst:
+                dst.write(src.read())
+    else:
+        subprocess.run([MATERIALIZE, os.path.join(REPO, "tests", "fixtures", name), path],
+                       check=True, capture_output=True)
+    return path
+
+
+def start(submission, out, name):
+    argv = [GRADE, submission, "--out", out, "--seed", str(SEED)]
+    if name in SKIP_CHECKS:
+        argv.append("--skip-object-checks")
+    return subprocess.Popen(argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def figures(out):
+    with open(os.path.join(out, "results.json"), encoding="utf-8") as handle:
+        results = json.load(handle)
+    extra = results.get("extra_data", {})
+    timing = extra.get("timing") or []
+    return {"score": results["score"], "phases": extra.get("phases", {}),
+            "timing_cpu": sum(t.get("student_cpu") or 0 for t in timing)}
+
+
+def graded_alone(names, work):
+    rows = {}
+    for name in names:
+        submission = materialize(name, work) if not os.path.isdir(os.path.join(work, name)) \
+            else os.path.join(work, name)
+        out = os.path.join(work, "out-alone-" + name)
+        began = time.monotonic()
+        start(submission, out, name).wait()
+        rows[name] = {"wall": round(time.monotonic() - began, 1), **figures(out)}
+        print(f"alone      {name:<16} {rows[name]['wall']:6.1f} s  score {rows[name]['score']}", flush=True)
+    return rows
+
+
+def graded_beside(neighbour, work, tag):
+    reference = os.path.join(work, "reference")
+    other = os.path.join(work, neighbour) if os.path.isdir(os.path.join(work, neighbour)) \
+        else materialize(neighbour, work)
+    out_ref, out_other = os.path.join(work, f"out-{tag}-ref"), os.path.join(work, f"out-{tag}-other")
+    began = time.monotonic()
+    first = start(reference, out_ref, "reference")
+    second = start(other, out_other, neighbour)
+    first.wait()
+    wall = time.monotonic() - began
+    second.wait()
+    return {"wall": round(wall, 1), **figures(out_ref)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--fixtures", default=",".join(ALONE))
+    parser.add_argument("--hostile", default=",".join(HOSTILE))
+    parser.add_argument("--json", help="also write the figures here")
+    args = parser.parse_args()
+    subprocess.run(["make", "--no-print-directory", "-s", "grader-harness"], cwd=REPO, check=True)
+    with tempfile.TemporaryDirectory(prefix="grading-times.") as work:
+        os.chmod(work, 0o755)   # the sandbox user reads the submissions
+        materialize("reference", work)
+        alone = graded_alone(["reference"] + [n for n in args.fixtures.split(",") if n], work)
+        baseline = graded_beside("reference", work, "baseline")
+        print(f"beside     {'reference':<16} suites {baseline['phases'].get('suites')} s, timing CPU "
+              f"{baseline['timing_cpu']:.3f} s (the baseline)", flush=True)
+        neighbours = {}
+        for name in [n for n in args.hostile.split(",") if n]:
+            row = graded_beside(name, work, name)
+            row["suites_ratio"] = round(row["phases"].get("suites", 0) / max(baseline["phases"].get("suites", 1e-9), 1e-9), 2)
+            row["timing_ratio"] = round(row["timing_cpu"] / max(baseline["timing_cpu"], 1e-9), 2)
+            row["ok"] = (row["score"] == baseline["score"] and row["suites_ratio"] <= NEIGHBOUR_LIMIT
+                         and row["timing_ratio"] <= NEIGHBOUR_LIMIT)
+            neighbours[name] = row
+            print(f"beside     {name:<16} reference's score {row['score']}, suites x{row['suites_ratio']}, "
+                  f"timing CPU x{row['timing_ratio']} -> {'ok' if row['ok'] else 'NOT MET'}", flush=True)
+    honest_ok = alone["reference"]["wall"] <= HONEST_LIMIT
+    any_ok = max(r["wall"] for r in alone.values()) <= ANY_LIMIT
+    print(f"targets: honest {alone['reference']['wall']} s (<= {HONEST_LIMIT}): {'met' if honest_ok else 'NOT MET'}; "
+          f"slowest {max(r['wall'] for r in alone.values())} s (<= {ANY_LIMIT}): {'met' if any_ok else 'NOT MET'}; "
+          f"neighbours: {'met' if all(r['ok'] for r in neighbours.values()) else 'NOT MET'}")
+    report = {"alone": alone, "baseline": baseline, "neighbours": neighbours,
+              "honest_ok": honest_ok, "any_ok": any_ok}
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(report, handle, indent=1)
+    return 0 if honest_ok and any_ok and all(r["ok"] for r in neighbours.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
