@@ -6,10 +6,10 @@
 #
 # IMPL picks the solution under test: `student` (default), `reference`, or
 # any directory holding grundy_position.c and grundy_solver.c (for example
-# a fixture: make test IMPL=tests/fixtures/unmemoized). SAN=1 builds with
+# a fixture: make test IMPL=tests/staff/fixtures/unmemoized). SAN=1 builds with
 # AddressSanitizer and UndefinedBehaviorSanitizer. OPTIONAL_TASKS adds
 # optional tasks of Part 2 to `make all`, `test`, `memcheck` and `coverage`,
-# e.g. OPTIONAL_TASKS="task5 task6" (tests/optional-tasks.mk).
+# e.g. OPTIONAL_TASKS="task5 task6" (tests/public/optional-tasks.mk).
 
 IMPL ?= student
 SAN ?=
@@ -19,18 +19,18 @@ ifeq ($(origin CC),default)
 CC := gcc
 endif
 
-# The lab's definition (tests/public/lab.ini): tasks, files, compile flags,
+# The lab's definition (tests/staff/lab.ini): tasks, files, compile flags,
 # generated for make and C by grader/labdef-gen (remade when it changes).
 # LAB_INI names another definition (a file that `extends` lab.ini, as
-# make check's tests/fixtures/lab-all-tasks.ini does); its builds go to
+# make check's tests/staff/fixtures/lab-all-tasks.ini does); its builds go to
 # build/gen-NAME and build/grader-NAME, beside the default's.
-LAB_INI ?= $(or $(GRUNDY_LAB_DEFINITION),tests/public/lab.ini)
-LAB_VARIANT := $(if $(filter $(abspath tests/public/lab.ini),$(abspath $(LAB_INI))),,-$(basename $(notdir $(LAB_INI))))
+LAB_INI ?= $(or $(GRUNDY_LAB_DEFINITION),tests/staff/lab.ini)
+LAB_VARIANT := $(if $(filter $(abspath tests/staff/lab.ini),$(abspath $(LAB_INI))),,-$(basename $(notdir $(LAB_INI))))
 ifneq ($(LAB_VARIANT),)
 export GRUNDY_LAB_DEFINITION := $(abspath $(LAB_INI))
 endif
 GEN := build/gen$(LAB_VARIANT)
-LABDEF := $(sort $(LAB_INI) tests/public/lab.ini) grader/gradelib/labdef.py grader/labdef-gen
+LABDEF := $(sort $(LAB_INI) tests/staff/lab.ini) grader/gradelib/labdef.py grader/labdef-gen
 $(GEN)/lab.mk $(GEN)/lab_definition.h $(GEN)/lab_titles.txt &: $(LABDEF)
 	@grader/labdef-gen public $(GEN)
 include $(GEN)/lab.mk
@@ -48,11 +48,11 @@ BASE_CFLAGS := $(LAB_CFLAGS) $(SANITIZE)
 # same warnings, but a warning must not stop them from seeing test results.
 STRICT := -Wall -Wextra -Werror
 IMPL_WARN := $(if $(filter reference,$(IMPL)),$(STRICT),$(LAB_WARNINGS))
-INCLUDES := -Istudent -Ireference/oracle -Itests/support -I$(GEN)
+INCLUDES := -Istudent -Ireference/oracle -Itests/public/support -I$(GEN)
 
 GIVEN_SRC := student/grundy_given.c student/memo_table.c student/lab_todo.c
 ORACLE_SRC := $(wildcard reference/oracle/*.c)
-SUPPORT_SRC := $(wildcard tests/support/*.c)
+SUPPORT_SRC := $(wildcard tests/public/support/*.c)
 IMPL_SRC := $(IMPL)/grundy_position.c $(IMPL)/grundy_solver.c
 TASKS := $(LAB_CORE_TASKS)
 # The optional tasks of Part 2 to build and run as well: those the lab's
@@ -68,7 +68,7 @@ SUITE_PROGRAMS := $(TASKS:%=$(BUILD)/test_%)
 
 # Each test program wraps what its checks observe: every allocation (leak checks
 # as assertions) and, for Task 2, every call to grundy_get_moves (the
-# memoization check). See tests/support/*.h.
+# memoization check). See tests/public/support/*.h.
 WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 LDLIBS_TEST := -lcriterion
 
@@ -88,13 +88,13 @@ $(SHARED)/given/%.o: student/%.c student/grundy.h | $(SHARED)/given
 $(SHARED)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h) | $(SHARED)/oracle
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
-$(SHARED)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h student/grundy.h | $(SHARED)/support
+$(SHARED)/support/%.o: tests/public/support/%.c $(wildcard tests/public/support/*.h) $(GEN)/lab_definition.h student/grundy.h | $(SHARED)/support
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
 $(BUILD)/impl/%.o: $(IMPL)/%.c student/grundy.h | $(BUILD)/impl
 	$(call compile_student_file,$(CC) $(BASE_CFLAGS) $(IMPL_WARN) $(INCLUDES) -c $< -o $@)
 
-$(SHARED)/lab/%.o: tests/lab/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h | $(SHARED)/lab
+$(SHARED)/lab/%.o: tests/public/suites/%.c $(wildcard tests/public/support/*.h) $(GEN)/lab_definition.h | $(SHARED)/lab
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
 $(SHARED)/liboracle.a: $(ORACLE_OBJ)
@@ -121,7 +121,7 @@ bin/grundy: reference/cli/grundy_cli.c student/play_game.c student/play_game.h $
 	$(CC) $(LAB_CFLAGS) $(STRICT) -Ireference/oracle -Istudent \
 	    reference/cli/grundy_cli.c student/play_game.c $(ORACLE_SRC) -o $@
 
-$(BUILD)/test_oracle: tests/selftest/test_oracle.c $(SHARED)/liboracle.a | $(BUILD)
+$(BUILD)/test_oracle: tests/staff/selftest/test_oracle.c $(SHARED)/liboracle.a | $(BUILD)
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) $^ -o $@ $(LDLIBS_TEST)
 
 $(BUILD) $(SHARED)/given $(SHARED)/oracle $(SHARED)/support $(BUILD)/impl $(SHARED)/lab bin:
@@ -132,21 +132,21 @@ $(BUILD) $(SHARED)/given $(SHARED)/oracle $(SHARED)/support $(BUILD)/impl $(SHAR
 # `make test` renders the handout it points to, when pandoc is there.
 HANDOUT_HTML := build/handouts/grundy-lab.html
 test $(TASKS:%=test-%) memcheck: | $(if $(shell command -v pandoc),$(HANDOUT_HTML))
-include tests/student-targets.mk
+include tests/public/student-targets.mk
 # Part 2: the optional tasks' test programs, make play and make measure.
-include tests/optional-tasks.mk
+include tests/public/optional-tasks.mk
 
 ifdef KNOWN_OPTIONAL_TASKS
 # Staff only: an optional task's public and hidden suites in one runner,
 # linked like the student's (no grader boundary), so that `make check` can
 # run the hidden suites on the reference, the stubs and the fixtures:
-# $(BUILD)/test_taskN_hidden, for tests/run-suites $(BUILD) taskN_hidden.
+# $(BUILD)/test_taskN_hidden, for tests/public/run-suites $(BUILD) taskN_hidden.
 HIDDEN_SUITE_PROGRAMS := $(KNOWN_OPTIONAL_TASKS:%=$(BUILD)/test_%_hidden)
 $(HIDDEN_SUITE_PROGRAMS): $(BUILD)/test_%_hidden: $(SHARED)/lab/test_hidden_%.o $(SHARED)/lab/test_%.o $(COMMON_TEST_OBJ) \
                                            $(OPTIONAL_SUPPORT_OBJ) $(ORACLE_LIB)
 	$(LINK_OPTIONAL_SUITE_PROGRAM)
 $(foreach task,$(KNOWN_OPTIONAL_TASKS),$(eval $(BUILD)/test_$(task)_hidden: $(BUILD)/impl/$($(task)_FILE).o))
-$(SHARED)/lab/%.o: tests/hidden/%.c $(wildcard tests/support/*.h tests/hidden/*.h student/*.h) | $(SHARED)/lab
+$(SHARED)/lab/%.o: tests/staff/hidden/%.c $(wildcard tests/public/support/*.h tests/staff/hidden/*.h student/*.h) | $(SHARED)/lab
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 endif
 
@@ -163,7 +163,7 @@ endif
 #     reference solution (for task isolation and the timing yardstick).
 
 GRADER_BUILD := build/grader$(LAB_VARIANT)
-HIDDEN_SRC := $(wildcard tests/hidden/test_hidden_task*.c)
+HIDDEN_SRC := $(wildcard tests/staff/hidden/test_hidden_task*.c)
 GRADER_CFLAGS := $(LAB_CFLAGS) $(STRICT) $(INCLUDES) -Igrader/boundary -I$(GRADER_BUILD)/gen
 # The API's crossing of the boundary, generated from the lab's definition.
 BOUNDARY_GEN := $(addprefix $(GRADER_BUILD)/gen/,api_ops.h proxy_api.inc server_api.inc growth_workloads.inc)
@@ -202,7 +202,7 @@ $(GRADER_BUILD)/handout.html: handouts/grundy-lab.md handouts/handout.css
 	    --to html5 -o $(abspath $@).tmp grundy-lab.md && mv $(abspath $@).tmp $(abspath $@)
 
 # The reference as a student program, linked as grader/gradelib/build.py
-# links a submission's: for running a runner by hand (tests/hidden/README.md).
+# links a submission's: for running a runner by hand (tests/staff/hidden/README.md).
 $(GRADER_BUILD)/student_reference: $(filter-out %/gcov_on_crash.o,$(STUDENT_SIDE_OBJ))
 	$(CC) $^ -o $@ -static $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves
 
@@ -211,7 +211,7 @@ $(GRADER_BUILD)/runner_%: $(GRADER_BUILD)/suites/test_%.o $(RUNNER_SUPPORT) $(TR
                           $(GRADER_BUILD)/liboracle.a
 	$(CC) $(filter $(GRADER_BUILD)/suites/test_$*.o,$^) $(wildcard $(GRADER_BUILD)/suites/test_hidden_$*.o) \
 	    $(filter-out $(GRADER_BUILD)/suites/%,$^) -o $@ $(GRADER_LIBS)
-$(GRADER_RUNNERS): $(HIDDEN_SRC:tests/hidden/%.c=$(GRADER_BUILD)/suites/%.o)
+$(GRADER_RUNNERS): $(HIDDEN_SRC:tests/staff/hidden/%.c=$(GRADER_BUILD)/suites/%.o)
 
 $(GRADER_BUILD)/timing_probe: $(GRADER_BUILD)/boundary/timing_probe.o $(GRADER_BUILD)/boundary/probe.o \
                               $(GRADER_BUILD)/support/calibration_solver.o $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
@@ -234,7 +234,7 @@ $(BOUNDARY_GEN) &: $(LABDEF)
 $(GRADER_BUILD)/boundary/wire_untracked.o: grader/boundary/wire.c $(BOUNDARY_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -DWIRE_UNTRACKED -c $< -o $@
-$(GRADER_BUILD)/boundary/%.o: grader/boundary/%.c $(BOUNDARY_HDR) $(wildcard student/*.h tests/support/*.h)
+$(GRADER_BUILD)/boundary/%.o: grader/boundary/%.c $(BOUNDARY_HDR) $(wildcard student/*.h tests/public/support/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/given/%.o: student/%.c student/grundy.h
@@ -243,7 +243,7 @@ $(GRADER_BUILD)/given/%.o: student/%.c student/grundy.h
 $(GRADER_BUILD)/reference/%.o: reference/%.c $(wildcard student/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
-$(GRADER_BUILD)/support/%.o: tests/support/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h student/grundy.h
+$(GRADER_BUILD)/support/%.o: tests/public/support/%.c $(wildcard tests/public/support/*.h) $(GEN)/lab_definition.h student/grundy.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h)
@@ -251,17 +251,17 @@ $(GRADER_BUILD)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/liboracle.a: $(ORACLE_SRC:reference/oracle/%.c=$(GRADER_BUILD)/oracle/%.o)
 	$(AR) rcs $@ $^
-$(GRADER_BUILD)/suites/%.o: tests/lab/%.c $(wildcard tests/support/*.h) $(GEN)/lab_definition.h
+$(GRADER_BUILD)/suites/%.o: tests/public/suites/%.c $(wildcard tests/public/support/*.h) $(GEN)/lab_definition.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
-$(GRADER_BUILD)/suites/%.o: tests/hidden/%.c $(wildcard tests/support/*.h tests/hidden/*.h) $(GEN)/lab_definition.h
+$(GRADER_BUILD)/suites/%.o: tests/staff/hidden/%.c $(wildcard tests/public/support/*.h tests/staff/hidden/*.h) $(GEN)/lab_definition.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 # ---- staff targets ------------------------------------------------------------
 
-# The project's own test suite: see tests/check.
+# The project's own test suite: see tests/staff/check.
 check:
-	@tests/check
+	@tests/staff/check
 
 # The performance targets, measured in one run: a table, and bench/results.md.
 # Builds under build/bench; takes several minutes (see bench/run).
@@ -294,15 +294,15 @@ gradescope: grader-harness
 	@grader/make-gradescope dist/autograder.zip
 # The class report in a real headless browser: it renders, charts show, links resolve.
 check-browser:
-	@tests/ops/check-browser
+	@tests/staff/ops/check-browser
 # The GitLab CI templates, run for real with gitlab-ci-local in shell mode.
 check-ci:
-	@tests/ops/check-ci
+	@tests/staff/ops/check-ci
 # grade-all on 40 generated submissions: killed and resumed, sharded and merged
 # (make check runs the same with 6).
 .PHONY: check-batch
 check-batch:
-	@tests/ops/check-batch --students 40
+	@tests/staff/ops/check-batch --students 40
 
 clean:
 	rm -rf build bin

@@ -10,7 +10,7 @@
  * and g(7,250,049) (published: the first value above 255 is there), and
  * whether g(0..104) matches OEIS A002188 as read from OEIS_FILE (the
  * figures are worth nothing if the table is wrong; make check compares far
- * more, see tests/selftest/test_oracle.c).
+ * more, see tests/staff/selftest/test_oracle.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>

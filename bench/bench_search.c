@@ -15,7 +15,7 @@
  * The second form prints, per position (heaps separated by '+'),
  *     unmemoized HEAPS EXPANSIONS
  * the number of grundy_get_moves calls the unmemoized fixture
- * (tests/fixtures/unmemoized: the reference with every memo line removed)
+ * (tests/staff/fixtures/unmemoized: the reference with every memo line removed)
  * makes to answer grundy_is_p_position(HEAPS). It is computed, not run: the
  * fixture's call tree has 1 + the sizes of the subtrees it enters, in
  * grundy_get_moves order, up to the first P child; those sizes are counted

@@ -31,7 +31,7 @@ import time
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 GRADE = os.path.join(REPO, "grader", "grade")
-MATERIALIZE = os.path.join(REPO, "tests", "fixtures", "materialize")
+MATERIALIZE = os.path.join(REPO, "tests", "staff", "fixtures", "materialize")
 SEED = 424242
 # The slowest submissions the fixtures hold: loops, hogs, floods, a slow solver.
 ALONE = ["unmemoized", "gamed_memo", "infinite_loop", "memory_hog", "output_flood",
@@ -50,7 +50,7 @@ def materialize(name, into):
             with open(os.path.join(REPO, "reference", f), "rb") as src, open(os.path.join(path, f), "wb") as dst:
                 dst.write(src.read())
     else:
-        subprocess.run([MATERIALIZE, os.path.join(REPO, "tests", "fixtures", name), path],
+        subprocess.run([MATERIALIZE, os.path.join(REPO, "tests", "staff", "fixtures", name), path],
                        check=True, capture_output=True)
     return path
 

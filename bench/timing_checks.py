@@ -4,7 +4,7 @@ Both timing checks are run for real, RUNS times each, while a busy loop
 saturates the other core (the checks and everything they start are pinned
 to CPU 0, the loop to the last CPU):
 
-  - the public suite's (tests/lab/test_task2.c: the child's CPU budget is
+  - the public suite's (tests/public/suites/test_task2.c: the child's CPU budget is
     the lab's ratio x the calibration solver's time on the same position),
     through the Task 2 test program itself (test_task2), built from the
     reference and from the unmemoized fixture; its log lines give the CPU time and the budget;
@@ -62,7 +62,7 @@ class BusyLoop:
 
 def public_suite(program, test_filter):
     """One run of the Task 2 test program: {position: (cpu or None, budget, calibration)}, passed."""
-    env = dict(os.environ, GRUNDY_DATA_DIR=os.path.join(REPO, "tests", "data"))
+    env = dict(os.environ, GRUNDY_DATA_DIR=os.path.join(REPO, "tests", "staff", "data"))
     env.pop("LAB_SKIP_TIMING", None)
     run = subprocess.run([program, f"--filter={test_filter}", "-j1", "--verbose"],
                          capture_output=True, text=True, env=env, cwd=REPO, check=False)

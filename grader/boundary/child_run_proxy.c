@@ -2,7 +2,7 @@
  * child_run_proxy.c - child_run.h for the grader's test runners.
  *
  * In `make test` a job runs in a forked child of the test, where a CPU
- * budget and a small stack judge the student's code (tests/support/
+ * budget and a small stack judge the student's code (tests/public/support/
  * child_run.c). In a runner the student's code is not in the test's
  * process at all: every call crosses to a student process. So here the
  * job runs in the test, and the limits are put on a student process of

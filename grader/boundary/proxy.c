@@ -590,7 +590,7 @@ static int *take_ints(wire_buffer *from, size_t *length)
     return values;
 }
 
-/* Every function of the API, generated from tests/public/lab.ini. */
+/* Every function of the API, generated from tests/staff/lab.ini. */
 #include "proxy_api.inc"
 
 /* Calls of the boundary's own operations: no argument, a number back. */

@@ -13,7 +13,7 @@ RUBRIC = os.path.join(REPO, "grader", "rubric.txt")
 MAX_SOURCE_BYTES = 1 << 20
 
 # The lab itself (tasks, files, API, flags, timing) is defined once, in
-# tests/public/lab.ini; these names are what the grader reads of it.
+# tests/staff/lab.ini; these names are what the grader reads of it.
 LAB = labdef.lab()
 HEADERS = list(LAB.headers) + [h for h in LAB.task_headers() if h not in LAB.headers]
 SUBMISSION_FILES = LAB.files
@@ -28,7 +28,7 @@ POSITION, SOLVER = FILE_OF_TASK[0], FILE_OF_TASK[1]
 
 CFLAGS = list(LAB.cflags) + list(LAB.warnings)
 COVERAGE_CFLAGS = [f for f in LAB.cflags if f != "-O2"] + ["-O0", "--coverage"]
-# A student program counts allocations and expansions (tests/support).
+# A student program counts allocations and expansions (tests/public/support).
 WRAPS = ["-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free",
          "-Wl,--wrap=grundy_get_moves"]
 

@@ -1,4 +1,4 @@
-"""The lab's definition (tests/public/lab.ini), read once for Python.
+"""The lab's definition (tests/staff/lab.ini), read once for Python.
 
 Everything the grader, the course tools and the generators need to know
 about the lab's tasks, API, points, timing and compile flags comes from
@@ -15,7 +15,7 @@ import shlex
 from dataclasses import dataclass, field
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-DEFAULT_PATH = os.path.join(REPO, "tests", "public", "lab.ini")
+DEFAULT_PATH = os.path.join(REPO, "tests", "staff", "lab.ini")
 # Another definition for this process and what it starts (make check grades
 # with every optional task on): a file whose [lab] says `extends = FILE`
 # and changes what it names. The make variable LAB_INI sets it for builds.
@@ -109,7 +109,7 @@ class Lab:
     calibration_runs: int
     shapes: tuple
     public_positions: tuple = field(default_factory=tuple)
-    variant: str = ""         # "" for tests/public/lab.ini, else the other file's name
+    variant: str = ""         # "" for tests/staff/lab.ini, else the other file's name
     challenge: Challenge | None = None   # the leaderboard's challenge, if the lab has one
 
     @property
@@ -266,5 +266,5 @@ def load(path=PATH):
 
 @functools.lru_cache(maxsize=None)
 def lab():
-    """The lab of tests/public/lab.ini, read once per process."""
+    """The lab of tests/staff/lab.ini, read once per process."""
     return load()

@@ -4,7 +4,7 @@
 # The zip is unpacked into /autograder/source, this directory.
 #
 #   1. installs the grader's packages with apt-get (AUTOGRADER_SKIP_APT=1
-#      skips this, for a machine that has them: tests/ops/check-gradescope);
+#      skips this, for a machine that has them: tests/staff/ops/check-gradescope);
 #   2. makes sure gcovr is at least 5.1 (Ubuntu 22.04 ships 5.0, which
 #      lacks --cobertura and reports fractions, not percentages);
 #   3. builds the grader's harness once (`make grader-harness`), so every

@@ -33,7 +33,7 @@
  * largest below 2^24 is 256; a value that does not fit aborts with a
  * message), so the two copies take 4 bytes per height.
  *
- * tests/selftest/test_oracle.c checks the table against OEIS A002188,
+ * tests/staff/selftest/test_oracle.c checks the table against OEIS A002188,
  * Flammenkamp's list, the plain mex of oracle_nim_value_by_definition(),
  * itself built in other orders, and with the portable scan.
  */

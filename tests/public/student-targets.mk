@@ -1,0 +1,57 @@
+# tests/public/student-targets.mk - the targets students run: test, test-taskN,
+# memcheck and coverage. Included by the staff Makefile and by the student
+# release's Makefile (grader/release/Makefile), so both run the suites the
+# same way. The including Makefile defines IMPL, IMPL_NAME, BUILD, TASKS,
+# SUITE_PROGRAMS and CRITERION_FLAGS, and how to build $(BUILD)/test_<task>.
+#
+# OPTIONAL_TASKS (the lab definition's choice, or as set) adds optional
+# Part 2 tasks after Tasks 0-2, e.g. OPTIONAL_TASKS="task5 task6"; their
+# programs and the names of their files (OPTIONAL_FILES) come from
+# tests/public/optional-tasks.mk.
+
+ALL_TASKS = $(TASKS) $(OPTIONAL_TASKS)
+ALL_SUITE_PROGRAMS = $(SUITE_PROGRAMS) $(OPTIONAL_TASKS:%=$(BUILD)/test_%)
+
+# Compiles one of the student's two files: the compiler's messages are
+# shown as usual, and kept beside the object ($@.warnings) so that
+# tests/public/run-suites can count the warnings and fail a task on one that is
+# almost always a bug. Usage in a recipe: $(call compile_student_file,COMMAND)
+define compile_student_file
+@echo '$(1)'
+@$(1) 2>$@.warnings; status=$$?; cat $@.warnings >&2; exit $$status
+endef
+
+# The rendered handout `make test` points to (the including Makefile may
+# set another path, and a rule to make it).
+HANDOUT_HTML ?= handouts/grundy-lab.html
+export HANDOUT_HTML
+
+# Runs every task's suite (a failing task does not stop the others), then
+# prints the per-task summary; fails if any test failed.
+test: $(ALL_SUITE_PROGRAMS)
+	@tests/public/run-suites $(BUILD) $(ALL_TASKS) -- $(CRITERION_FLAGS)
+
+$(TASKS:%=test-%): test-%: $(BUILD)/test_%
+	@tests/public/run-suites $(BUILD) $* -- $(CRITERION_FLAGS)
+
+# The suites under valgrind. Timing checks are skipped (valgrind slows
+# everything down 20-50x) and the largest positions are smaller; leaks
+# and invalid accesses fail the run.
+memcheck: $(ALL_SUITE_PROGRAMS)
+	@LAB_SKIP_TIMING=1 tests/public/run-suites --valgrind $(BUILD) $(ALL_TASKS) -- $(CRITERION_FLAGS)
+
+# Line and branch coverage of the solution files, as HTML. Built apart (no
+# optimisation, gcov instrumentation) so it never mixes with `make test`.
+COVERAGE_BUILD := build/coverage$(if $(filter student,$(IMPL)),,-$(IMPL_NAME))
+COVERED_FILES = grundy_position grundy_solver $(OPTIONAL_FILES)
+empty :=
+space := $(empty) $(empty)
+coverage:
+	@rm -rf $(COVERAGE_BUILD)
+	@$(MAKE) --no-print-directory IMPL=$(IMPL) BUILD=$(COVERAGE_BUILD) SHARED=$(COVERAGE_BUILD) OPTIONAL_TASKS="$(OPTIONAL_TASKS)" \
+	    BASE_CFLAGS="$(subst -O2,-O0,$(LAB_CFLAGS)) --coverage" \
+	    $(ALL_TASKS:%=$(COVERAGE_BUILD)/test_%) >/dev/null
+	@tests/public/run-suites $(COVERAGE_BUILD) $(ALL_TASKS) -- $(CRITERION_FLAGS) >$(COVERAGE_BUILD)/tests.log 2>&1 || true
+	@gcovr --root . --filter '$(IMPL)/($(subst $(space),|,$(strip $(COVERED_FILES))))\.c' \
+	    --html-details $(COVERAGE_BUILD)/index.html --print-summary $(COVERAGE_BUILD)/impl
+	@echo "coverage report: $(COVERAGE_BUILD)/index.html (test output: $(COVERAGE_BUILD)/tests.log)"

@@ -1,0 +1,256 @@
+/*
+ * test_task2.c - Task 2: memoization.
+ *
+ * Two kinds of check. Counting: grundy_get_moves is wrapped (see
+ * expansion_counter.h), so "each position is expanded at most once" and
+ * "a repeated question costs at most one expansion" are exact, whatever
+ * the machine. Timing: the student's solver runs the timed positions in a
+ * child process whose CPU budget is a multiple of a calibration solver's
+ * time on the same position, measured in the same run (see timed_run.h and
+ * calibration_solver.h); the positions and the multiple are the lab's
+ * (tests/staff/lab.ini, [timing]), and the grader uses the same multiple
+ * of the same yardstick on positions of its own. An unmemoized solver expands hundreds of
+ * thousands of positions where the bound is a few hundred, and would need
+ * hours on the timed heaps. Under valgrind (`make memcheck`) the timing
+ * checks are skipped and every other heap is 6 tokens smaller, so that
+ * the checks still finish in seconds for a solver without a memo.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_tracker.h"
+#include "calibration_solver.h"
+#include "expansion_counter.h"
+#include "lab_definition.h"
+#include "lab_support.h"
+#include "oracle.h"
+#include "timed_run.h"
+
+TestSuite(task2, .description = "Task 2: memoization", .timeout = 120);
+
+/* Why the timing checks may be skipped. */
+#define TIMING_OFF                                                                     \
+    "timing checks are off (LAB_SKIP_TIMING is set, as make memcheck does: valgrind's " \
+    "20-50x slowdown would fail them)"
+
+/* A heap of the counting checks: `heap`, or 6 tokens fewer under valgrind. */
+static int sized(int heap)
+{
+    return lab_under_valgrind() ? heap - 6 : heap;
+}
+
+/* Solves `heap` from a cold memo and returns the expansions it took. */
+static uint64_t cold_expansions(int heap, bool ask_p)
+{
+    lab_trace("grundy_memo_clear()");
+    grundy_memo_clear();
+    grundy_position *p = lab_build(&heap, 1);
+    expansions_reset();
+    lab_trace("grundy_is_%s_position({%d=1}) from an empty memo", ask_p ? "p" : "n", heap);
+    bool answer = ask_p ? grundy_is_p_position(p) : grundy_is_n_position(p);
+    uint64_t used = expansions();
+    grundy_free(p);
+    lab_expect_answer(&heap, 1, ask_p, answer, SECTION_SOLVER);
+    return used;
+}
+
+LAB_TEST(task2, each_position_expanded_at_most_once)
+{
+    for (int heap = sized(12); heap <= sized(20); heap += 4) {
+        /* Every reachable position with a move, plus {} for a solver that
+         * asks for the (empty) moves of a terminal position. */
+        uint64_t bound = oracle_count_reachable_nonterminal(&heap, 1) + 1;
+        uint64_t used = cold_expansions(heap, true);
+        LAB_EXPECT(used <= bound, SECTION_MEMO,
+                   "grundy_is_p_position({%d=1}) from an empty memo called grundy_get_moves %llu "
+                   "times, but only %llu distinct positions are reachable (counting {}); a memoized "
+                   "solver expands each at most once",
+                   heap, (unsigned long long)used, (unsigned long long)bound);
+        LAB_EXPECT(used >= 1, SECTION_MEMO,
+                   "grundy_is_p_position({%d=1}) from an empty memo never called grundy_get_moves; "
+                   "the solver must find moves with grundy_get_moves",
+                   heap);
+    }
+}
+
+LAB_TEST(task2, memo_fills_up)
+{
+    int heap = sized(20);
+    (void)cold_expansions(heap, true);
+    size_t size = grundy_memo_size();
+    size_t reachable = oracle_count_reachable_nonterminal(&heap, 1) + 1; /* + the empty position */
+    LAB_EXPECT(size >= 1 && size <= reachable, SECTION_MEMO,
+               "after solving {%d=1} from an empty memo, grundy_memo_size() is %zu; expected "
+               "between 1 and %zu (the number of distinct reachable positions)",
+               heap, size, reachable);
+}
+
+/* After one question about `heap`, the other (or the same) one must come
+ * from the memo. */
+static void expect_cheap_second_question(int heap, bool first_p, bool second_p)
+{
+    (void)cold_expansions(heap, first_p);
+    grundy_position *p = lab_build(&heap, 1);
+    expansions_reset();
+    lab_trace("grundy_is_%s_position({%d=1}), asked again", second_p ? "p" : "n", heap);
+    bool answer = second_p ? grundy_is_p_position(p) : grundy_is_n_position(p);
+    uint64_t used = expansions();
+    grundy_free(p);
+    lab_expect_answer(&heap, 1, second_p, answer, SECTION_SOLVER);
+    LAB_EXPECT(used <= 1, SECTION_MEMO,
+               "after grundy_is_%s_position({%d=1}), asking grundy_is_%s_position({%d=1}) called "
+               "grundy_get_moves %llu times; with one memo shared by both questions it needs at "
+               "most 1",
+               first_p ? "p" : "n", heap, second_p ? "p" : "n", heap, (unsigned long long)used);
+}
+
+LAB_TEST(task2, repeated_question_uses_the_memo)
+{
+    expect_cheap_second_question(sized(20), true, true);
+    expect_cheap_second_question(sized(21), false, false);
+}
+
+LAB_TEST(task2, memo_shared_by_p_and_n)
+{
+    expect_cheap_second_question(sized(20), true, false);
+    expect_cheap_second_question(sized(22), false, true);
+    expect_cheap_second_question(sized(23), true, false);
+}
+
+LAB_TEST(task2, clear_empties_the_memo)
+{
+    int heap = sized(18);
+    (void)cold_expansions(heap, true);
+    grundy_memo_clear();
+    LAB_EXPECT(grundy_memo_size() == 0, SECTION_MEMO,
+               "grundy_memo_size() is %zu right after grundy_memo_clear(); expected 0",
+               grundy_memo_size());
+    grundy_memo_clear(); /* clearing an empty memo must be safe too */
+    grundy_position *p = lab_build(&heap, 1);
+    expansions_reset();
+    (void)grundy_is_p_position(p);
+    grundy_free(p);
+    LAB_EXPECT(expansions() >= 1, SECTION_MEMO,
+               "after grundy_memo_clear(), solving {%d=1} again called grundy_get_moves %llu "
+               "times; a cleared memo must start cold",
+               heap, (unsigned long long)expansions());
+}
+
+LAB_TEST(task2, clear_frees_everything)
+{
+    int heap = sized(16);
+    (void)oracle_is_p(&heap, 1); /* the oracle caches a table: let it allocate now */
+    grundy_memo_clear();
+    size_t before = alloc_live_blocks();
+    (void)cold_expansions(heap, true); /* also checks the answer */
+    LAB_EXPECT(grundy_memo_size() >= 1, SECTION_MEMO,
+               "after solving {%d=1}, grundy_memo_size() is 0: nothing was memoized", heap);
+    lab_trace("grundy_memo_clear()");
+    grundy_memo_clear();
+    size_t after = alloc_live_blocks();
+    LAB_EXPECT(after == before, SECTION_MEMO,
+               "%zu heap block(s) are still allocated after solving {%d=1}, freeing it and calling "
+               "grundy_memo_clear(); free every key and the table. If "
+               "task1::solver_frees_its_move_lists fails too, fix that first: then the move lists "
+               "leak, not the memo (run `make memcheck` to see where the blocks were allocated)",
+               after - before, heap);
+}
+
+LAB_TEST(task2, memo_answers_belong_to_their_position)
+{
+    /* Position after position with the memo kept, each built, asked and
+     * freed in turn, the way a program would use the solver. A new
+     * position is often allocated where the last one was freed, so a memo
+     * keyed by the position's address answers with the last answer. */
+    lab_trace("grundy_memo_clear()");
+    grundy_memo_clear();
+    unsigned seed = 31337;
+    for (int round = 0; round < 40; round++) {
+        /* Single heaps 3 to 16, then up to three heaps of at most 16 tokens
+         * in all, so that a solver without a memo answers them quickly. */
+        int heaps[3];
+        size_t n = round < 14 ? 1 : 1 + lab_random(&seed) % 3;
+        int total = 0;
+        for (size_t i = 0; i < n; i++) {
+            heaps[i] = round < 14 ? 3 + round : 3 + (int)(lab_random(&seed) % (14 - total));
+            total += heaps[i];
+            if (total > 13) {
+                n = i + 1;
+                break;
+            }
+        }
+        bool ask_p = lab_random(&seed) % 2;
+        grundy_position *p = lab_build(heaps, n);
+        lab_trace("grundy_is_%s_position(%s), with the answers of the earlier positions in the memo",
+                  ask_p ? "p" : "n", lab_heaps_text(heaps, n));
+        bool answer = ask_p ? grundy_is_p_position(p) : grundy_is_n_position(p);
+        grundy_free(p);
+        lab_expect_answer(heaps, n, ask_p, answer, SECTION_SOLVER);
+    }
+    /* Right answers prove nothing about a memo that is never used. */
+    LAB_EXPECT(grundy_memo_size() >= 1, SECTION_MEMO,
+               "after forty questions, grundy_memo_size() is 0: nothing was memoized, so the "
+               "memo's answers could not be checked");
+}
+
+/* Times the student's solver on one position against the calibration
+ * solver on the same position (see the handout, "How Task 2 is checked"). */
+static void expect_fast(const int *heaps, size_t n)
+{
+    const char *text = lab_heaps_text(heaps, n);
+    bool calibration_p;
+    double calibration = calibration_seconds(heaps, n, &calibration_p);
+    cr_assert(calibration_p == oracle_is_p(heaps, n),
+              "internal error: the calibration solver disagrees with the oracle on %s", text);
+    /* The same calls the child makes, here first: a stub or a broken
+     * Task 0 is then reported as such rather than as a crash. */
+    grundy_memo_clear();
+    grundy_free(lab_build(heaps, n));
+    double budget = LAB_TIMING_RATIO * calibration;
+    if (budget < CALIBRATION_MIN_SECONDS)
+        budget = CALIBRATION_MIN_SECONDS;
+    lab_trace("solving %s in a child process, with a CPU budget of %.3f s", text, budget);
+    timed_result r = timed_is_p(heaps, n, budget);
+    LAB_EXPECT(r.outcome != TIMED_CRASHED || r.signal == 0, SECTION_MEMO,
+               "solving %s from an empty memo crashed with signal %d (%s); run `make memcheck`",
+               text, r.signal, strsignal(r.signal));
+    LAB_EXPECT(r.outcome != TIMED_CRASHED, SECTION_MEMO,
+               "solving %s from an empty memo ended the process with exit status %d instead of "
+               "returning an answer",
+               text, r.exit_status);
+    LAB_EXPECT(r.outcome == TIMED_ANSWERED, SECTION_TIMING,
+               "solving %s from an empty memo did not finish within its CPU budget of %.3f s "
+               "(%g x the calibration solver's %.4f s on the same machine); is every answer "
+               "remembered, by both grundy_is_p_position and grundy_is_n_position?",
+               text, budget, (double)LAB_TIMING_RATIO, calibration);
+    bool expected = oracle_is_p(heaps, n);
+    LAB_EXPECT(r.is_p == expected, SECTION_SOLVER,
+               "grundy_is_p_position(%s) returned %s from an empty memo; the position is %s", text,
+               r.is_p ? "true" : "false", lab_outcome_text(expected));
+    cr_log_info("%s: %.4f s CPU, budget %.3f s (%.1f%% of it)", text, r.cpu_seconds, budget,
+                100 * r.cpu_seconds / budget);
+}
+
+/* The lab's public timed positions with (single) or without one heap. */
+static void expect_public_positions_fast(bool single)
+{
+    if (lab_skip_timing("task2"))
+        LAB_SKIP(TIMING_OFF);
+    for (size_t i = 0; i < LAB_PUBLIC_POSITIONS; i++) {
+        size_t n = 0;
+        while (n < LAB_PUBLIC_HEAPS && lab_public_positions[i][n] != 0)
+            n++;
+        if ((n == 1) == single)
+            expect_fast(lab_public_positions[i], n);
+    }
+}
+
+LAB_TEST(task2, large_single_heaps_are_fast)
+{
+    expect_public_positions_fast(true);
+}
+
+LAB_TEST(task2, large_multi_heap_positions_are_fast)
+{
+    expect_public_positions_fast(false);
+}

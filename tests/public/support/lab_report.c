@@ -1,0 +1,315 @@
+/*
+ * lab_report.c - what `make test` prints about each task.
+ *
+ * A Criterion report hook. Criterion's own log prints every failure as it
+ * happens, in the order the parallel tests finish, so twenty tests failing
+ * for one reason make twenty screens. Instead, after all tests of a runner,
+ * this hook prints per suite (= per task): the first failure (in the order
+ * of the test file) in full, each different message once, and the repeats
+ * of a message summarized ("and 15 more tests fail with the same
+ * message"). A crash or a time-out is told with the test's last step, which
+ * lab_support.c's signal handler wrote to $LAB_SUMMARY_FILE.crashes.
+ * `--verbose` brings Criterion's own log back as well.
+ *
+ * It also appends, to the file named by $LAB_SUMMARY_FILE (read by
+ * tests/public/run-suites and `make check`): one line per suite with the counts
+ * and a verdict a student can act on (PASS, FAIL, or NOT_STARTED when every
+ * failure is a stub that was reached), a "failed SUITE::TEST" line per
+ * failed test and a "skipped SUITE::TEST REASON" line per skipped one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+#include <criterion/hooks.h>
+#include <criterion/logging.h>
+#include <criterion/options.h>
+
+enum { SHOWN_IN_FULL = 3 };
+
+#include "lab_definition.h"
+
+/* "Task N: title" from the lab's definition; hidden suites say so. */
+static const char *task_title(const char *suite)
+{
+    static char title[160];
+    const lab_task *task = lab_task_of_suite(suite);
+    if (task == NULL)
+        return suite;
+    if (strstr(suite, "_hidden") != NULL) {
+        snprintf(title, sizeof title, "Task %s (hidden tests)", task->suite + 4);
+        return title;
+    }
+    return task->heading;
+}
+
+/* A logger that prints nothing: the failures are printed at the end. */
+static struct criterion_logger quiet_logger;
+
+ReportHook(PRE_ALL)(struct criterion_test_set *tests)
+{
+    (void)tests;
+    if (criterion_options.logging_threshold >= CRITERION_IMPORTANT)
+        criterion_options.logger = &quiet_logger;
+}
+
+static bool is_stub_message(const char *message)
+{
+    return message != NULL && strncmp(message, "not implemented yet", 19) == 0;
+}
+
+static const char *failed_assertion(const struct criterion_test_stats *test)
+{
+    for (const struct criterion_assert_stats *a = test->asserts; a != NULL; a = a->next)
+        if (!a->passed && a->message != NULL)
+            return a->message;
+    return NULL;
+}
+
+/* ---- crash reports --------------------------------------------------------- */
+
+static char *crash_reports; /* the .crashes file: "SUITE::TEST<tab>TEXT" lines */
+
+static void read_crash_reports(const char *summary_path)
+{
+    if (summary_path == NULL)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s.crashes", summary_path);
+    FILE *file = fopen(path, "r");
+    if (file == NULL)
+        return;
+    size_t size = 0, capacity = 4096;
+    crash_reports = malloc(capacity);
+    for (size_t n; crash_reports != NULL &&
+                   (n = fread(crash_reports + size, 1, capacity - size - 1, file)) > 0;) {
+        size += n;
+        if (capacity - size < 2) {
+            char *grown = realloc(crash_reports, capacity *= 2);
+            if (grown == NULL)
+                break;
+            crash_reports = grown;
+        }
+    }
+    if (crash_reports != NULL)
+        crash_reports[size] = '\0';
+    fclose(file);
+}
+
+/* The crash report of `suite::test` (the last one written), copied into
+ * `out`; false when there is none. */
+static bool crash_report_of(const char *suite, const char *test, char *out, size_t size)
+{
+    char key[256];
+    int length = snprintf(key, sizeof key, "%s::%s\t", suite, test);
+    bool found = false;
+    for (const char *line = crash_reports; line != NULL && *line != '\0';) {
+        const char *end = strchr(line, '\n');
+        size_t line_length = end != NULL ? (size_t)(end - line) : strlen(line);
+        if (length > 0 && strncmp(line, key, (size_t)length) == 0) {
+            size_t text = line_length - (size_t)length;
+            snprintf(out, size, "%.*s", (int)text, line + length);
+            found = true;
+        }
+        line = end != NULL ? end + 1 : NULL;
+    }
+    return found;
+}
+
+/* ---- one failed test ------------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    unsigned line; /* where the test is defined: failures are shown in file order */
+    char message[2048];
+    char kind[512]; /* the message with positions and numbers taken out */
+    bool shown;
+} failure;
+
+/* The message's first line with every position ({...}), number and
+ * answer replaced, so that "grundy_is_p_position({13=1}) returned true"
+ * and "grundy_is_p_position({4=1}) returned false" are the same kind of
+ * failure. Every stub note is one kind: the fix is the same. */
+static void kind_of(const char *message, char *kind, size_t size)
+{
+    if (is_stub_message(message)) {
+        snprintf(kind, size, "not implemented yet");
+        return;
+    }
+    size_t used = 0;
+    for (const char *c = message; *c != '\0' && *c != '\n' && used + 2 < size; c++) {
+        if (*c == '{') {
+            const char *close = strchr(c, '}');
+            if (close != NULL) {
+                kind[used++] = '#';
+                c = close;
+                continue;
+            }
+        }
+        if (*c >= '0' && *c <= '9') {
+            kind[used++] = '#';
+            while (c[1] >= '0' && c[1] <= '9')
+                c++;
+            continue;
+        }
+        /* "returned true" and "returned false", "a P-position" and "an
+         * N-position" are the same kind of failure too. */
+        static const char *const answers[] = {"true", "false", "a P-position", "an N-position"};
+        size_t a = 0;
+        while (a < 4 && strncmp(c, answers[a], strlen(answers[a])) != 0)
+            a++;
+        if (a < 4) {
+            kind[used++] = '#';
+            c += strlen(answers[a]) - 1;
+            continue;
+        }
+        kind[used++] = *c;
+    }
+    kind[used] = '\0';
+}
+
+/* Why a test process can end early without a signal. */
+static const char *early_exit_words(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    /* UndefinedBehaviorSanitizer stops a test without any hook of ours. */
+    return "the test was stopped by AddressSanitizer or UndefinedBehaviorSanitizer (SAN=1): its "
+           "report is printed above, and its first line in your files is where it happened";
+#else
+    return "the test ended before it finished: code under test must return, never call exit()";
+#endif
+}
+
+static void describe(const char *suite, const struct criterion_test_stats *test, failure *f)
+{
+    f->name = test->test->name;
+    f->line = test->test->data != NULL ? test->test->data->line_ : 0;
+    f->shown = false;
+    /* A failed check says the most; a crash or a sanitizer's stop is told
+     * by the test's own account (lab_support.c), with its last step. */
+    const char *message = failed_assertion(test);
+    if (message != NULL && !test->crashed && !test->timed_out)
+        snprintf(f->message, sizeof f->message, "%s", message);
+    else if (crash_report_of(suite, test->test->name, f->message, sizeof f->message))
+        ;
+    else if (test->timed_out)
+        snprintf(f->message, sizeof f->message, "the test did not finish within its time limit");
+    else if (test->crashed)
+        snprintf(f->message, sizeof f->message,
+                 "the test crashed with signal %d (%s). Run `make memcheck` or `make test SAN=1`",
+                 test->signal, strsignal(test->signal));
+    else
+        snprintf(f->message, sizeof f->message, "%s (exit status %d)", early_exit_words(),
+                 test->exit_code);
+    kind_of(f->message, f->kind, sizeof f->kind);
+}
+
+static int by_line(const void *a, const void *b)
+{
+    const failure *x = a, *y = b;
+    return x->line < y->line ? -1 : x->line > y->line ? 1 : strcmp(x->name, y->name);
+}
+
+/* Prints the message, each line indented under the test's name. */
+static void print_message(const char *message)
+{
+    for (const char *line = message; *line != '\0';) {
+        while (*line == ' ')
+            line++;
+        const char *end = strchr(line, '\n');
+        int length = end != NULL ? (int)(end - line) : (int)strlen(line);
+        if (length > 0)
+            printf("    %.*s\n", length, line);
+        line = end != NULL ? end + 1 : line + length;
+    }
+}
+
+static void print_failures(const char *suite, failure *failures, size_t count)
+{
+    qsort(failures, count, sizeof *failures, by_line);
+    size_t in_full = 0;
+    for (size_t i = 0; i < count; i++) {
+        failure *f = &failures[i];
+        if (f->shown)
+            continue;
+        f->shown = true;
+        if (in_full++ >= SHOWN_IN_FULL) {
+            char first_line[160];
+            snprintf(first_line, sizeof first_line, "%.*s", (int)strcspn(f->message, "\n"), f->message);
+            printf("  FAIL %s::%s: %s\n", suite, f->name, first_line);
+            continue;
+        }
+        printf("\n  FAIL %s::%s\n", suite, f->name);
+        print_message(f->message);
+        size_t repeats = 0;
+        for (size_t j = i + 1; j < count; j++)
+            repeats += !failures[j].shown && strcmp(failures[j].kind, f->kind) == 0;
+        if (repeats == 0)
+            continue;
+        printf("    and %zu more test%s fail%s with the same message:", repeats,
+               repeats == 1 ? "" : "s", repeats == 1 ? "s" : "");
+        for (size_t j = i + 1; j < count; j++) {
+            if (!failures[j].shown && strcmp(failures[j].kind, f->kind) == 0) {
+                failures[j].shown = true;
+                printf(" %s", failures[j].name);
+            }
+        }
+        printf("\n");
+    }
+}
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+    const char *path = getenv("LAB_SUMMARY_FILE");
+    FILE *summary = path != NULL ? fopen(path, "a") : NULL;
+    read_crash_reports(path);
+    for (const struct criterion_suite_stats *suite = stats->suites; suite != NULL; suite = suite->next) {
+        const char *name = suite->suite->name;
+        size_t total = 0, passed = 0, failed = 0, crashed = 0, skipped = 0, todo = 0;
+        for (const struct criterion_test_stats *t = suite->tests; t != NULL; t = t->next)
+            total++;
+        failure *failures = calloc(total ? total : 1, sizeof *failures);
+        for (const struct criterion_test_stats *t = suite->tests; t != NULL; t = t->next) {
+            if (t->test_status == CR_STATUS_SKIPPED) {
+                skipped++;
+                if (summary != NULL)
+                    fprintf(summary, "skipped %s::%s %s\n", name, t->test->name,
+                            t->message != NULL ? t->message : "");
+            } else if (t->test_status == CR_STATUS_PASSED) {
+                passed++;
+            } else {
+                if (summary != NULL)
+                    fprintf(summary, "failed %s::%s\n", name, t->test->name);
+                if (t->crashed || t->timed_out)
+                    crashed++;
+                else if (is_stub_message(failed_assertion(t)))
+                    todo++;
+                if (failures != NULL)
+                    describe(name, t, &failures[failed]);
+                failed++;
+            }
+        }
+        if (total == skipped) {
+            free(failures);
+            continue; /* nothing of this suite ran (a --filter elsewhere) */
+        }
+        const char *verdict = failed == 0 ? "PASS" : todo == failed ? "NOT_STARTED" : "FAIL";
+        if (failed == 0)
+            printf("%s: all %zu tests pass\n", task_title(name), total - skipped);
+        else
+            printf("%s: %zu of %zu tests fail%s\n", task_title(name), failed, total - skipped,
+                   todo == failed ? " (not started: every failure reached a stub)" : "");
+        if (failures != NULL && failed > 0)
+            print_failures(name, failures, failed);
+        free(failures);
+        if (summary != NULL)
+            fprintf(summary, "%s total=%zu passed=%zu failed=%zu crashed=%zu skipped=%zu todo=%zu verdict=%s\n",
+                    name, total, passed, failed, crashed, skipped, todo, verdict);
+    }
+    free(crash_reports);
+    crash_reports = NULL;
+    fflush(stdout);
+    if (summary != NULL)
+        fclose(summary);
+}

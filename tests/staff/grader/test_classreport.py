@@ -1,0 +1,172 @@
+"""Tests of batch grading's pure parts: shard selection and student names
+(grader/gradelib/batch.py) and the gradebook's flags and rows
+(grader/gradelib/classreport.py), on small hand-written results.json.
+
+The whole flow (grading, killing, resuming, merging shards) is
+tests/staff/ops/check-batch; this file covers what a generated class does not
+reach, such as crashes and timeouts. The test outputs below use the
+grader's own formats (reports.py prefixes "crashed: " and "timed out: ";
+the suites' leak check says "N heap block(s) still allocated").
+
+    /usr/bin/python3 -m unittest discover -s tests/staff/grader -v
+"""
+
+import csv
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "grader"))
+
+from gradelib import batch, classreport  # noqa: E402
+
+
+def test(name, task, status="passed", score=0.0, output="", tags=()):
+    return {"name": f"Task {task} / {name}", "score": score, "max_score": 1, "status": status,
+            "output": output, "tags": [f"task{task}", *tags]}
+
+
+class Shards(unittest.TestCase):
+    def test_shards_partition_the_class(self):
+        for size in range(0, 23):
+            students = [(f"s{i:02d}", f"/subs/s{i:02d}") for i in range(size)]
+            for n in range(1, 6):
+                parts = [batch.shard_of(students, (k, n)) for k in range(1, n + 1)]
+                names = [name for part in parts for name, _ in part]
+                self.assertEqual(sorted(names), [name for name, _ in students], (size, n))
+                sizes = [len(part) for part in parts]
+                self.assertLessEqual(max(sizes) - min(sizes), 1, (size, n))
+
+    def test_shard_does_not_depend_on_input_order(self):
+        students = [(f"s{i}", "") for i in range(9)]
+        self.assertEqual(batch.shard_of(students, (2, 3)), batch.shard_of(list(reversed(students)), (2, 3)))
+
+    def test_parse_shard(self):
+        self.assertEqual(batch.parse_shard("2/4"), (2, 4))
+        self.assertEqual(batch.parse_shard("1/1"), (1, 1))
+        for bad in ("0/4", "5/4", "2/0", "a/b", "2", "", "-1/4", "1/4/2"):
+            with self.assertRaises(batch.BatchError, msg=bad):
+                batch.parse_shard(bad)
+
+
+class Names(unittest.TestCase):
+    def test_safe_names(self):
+        for good in ("alice", "s01_reference+leak", "bob.smith@example.org", "_x", "9lives"):
+            self.assertIsNone(batch.name_problem(good), good)
+
+    def test_unsafe_names(self):
+        for bad in (".git", ".partial-x", "charts", "report.html", "gradebook.csv", "batch.json",
+                    "logs", "bad name!", "-rf", "a/b", "x" * 101, "tab\there", "é"):
+            self.assertIsNotNone(batch.name_problem(bad), bad)
+
+
+class Challenge(unittest.TestCase):
+    def test_largest_first_and_only_the_challenge(self):
+        def student(name, board):
+            s = type("GradedStudent", (), {})()
+            s.name, s.results = name, {"leaderboard": board}
+            return s
+        rows = classreport.challenge_rows([
+            student("ann", [{"name": "Challenge: largest heap", "value": 57, "order": "desc"}]),
+            student("bob", [{"name": "CPU ratio single_heap", "value": 3.1, "order": "asc"}]),
+            student("cid", [{"name": "Challenge: largest heap", "value": 61, "order": "desc"}]),
+            student("dee", [{"name": "Challenge: largest heap", "value": "99", "order": "desc"}])])
+        self.assertEqual(rows, [["cid", 61], ["ann", 57]])
+        self.assertEqual(classreport._challenge_section([]), [])
+
+
+class Flags(unittest.TestCase):
+    """The gradebook's flags are the grader's (results.json extra_data.flags,
+    computed in gradelib/results.py), never parsed back from messages."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def student(self, name, tests=None, flags=(), status=None):
+        path = os.path.join(self.dir.name, name)
+        os.makedirs(path)
+        if tests is not None:
+            with open(os.path.join(path, "results.json"), "w", encoding="utf-8") as handle:
+                json.dump({"score": sum(t["score"] for t in tests), "tests": tests, "output": "",
+                           "extra_data": {"seed": 7, "flags": list(flags)}}, handle)
+        if status is not None:
+            with open(os.path.join(path, batch.STATUS_FILE), "w", encoding="utf-8") as handle:
+                json.dump(status, handle)
+        return classreport.Student(name, path)
+
+    def test_clean_submission_has_no_flag(self):
+        s = self.student("a", [test("one", 0, score=1), test("two", 1, score=1)])
+        self.assertEqual(classreport.flags(s), [])
+
+    def test_flags_are_the_graders_in_a_fixed_order(self):
+        s = self.student("a", [test("one", 0)], flags=["leak", "rejected:syscall", "crash",
+                                                       "rejected:fopen", "timeout"])
+        self.assertEqual(classreport.flags(s), ["rejected:fopen", "rejected:syscall", "crash",
+                                                "timeout", "leak"])
+
+    def test_messages_are_never_parsed_into_flags(self):
+        s = self.student("a", [test("one", 0, "failed",
+                                    output="crashed the student process (SIGSEGV); 3 heap block(s) "
+                                           "still allocated; stopped at its CPU budget")])
+        self.assertEqual(classreport.flags(s), [])
+
+    def test_unknown_and_malformed_flags_are_dropped(self):
+        s = self.student("a", [test("one", 0)], flags=["made_up", "crash", 7])
+        self.assertEqual(classreport.flags(s), ["crash"])
+
+class Bins(unittest.TestCase):
+    def test_ten_bins_include_the_top_in_the_last(self):
+        self.assertEqual(classreport.ten_bins([0, 9.99, 10, 55, 99.5, 100]), [2, 1, 0, 0, 0, 1, 0, 0, 0, 2])
+
+
+class Similarity(unittest.TestCase):
+    """The class report links grader/similarity's report only when it is there."""
+
+    CSV = ("student_a,student_b,score,a_in_b,b_in_a,tokens_a,tokens_b,runs,skipped\n"
+           "a,b,91.5,91.5,80,10,12,x,\n"
+           "a,c,12,3,12,10,5,,\n"
+           "c,,,,,,,,grundy_solver.c: empty\n"
+           "b,c,nan,nan,0,12,5,,\n")
+
+    def build(self, with_html):
+        out = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, out)
+        for name in ("a", "b", "c"):
+            os.makedirs(os.path.join(out, name))
+            with open(os.path.join(out, name, "results.json"), "w", encoding="utf-8") as handle:
+                json.dump({"score": 10, "tests": [test("one", 0, score=10)]}, handle)
+        with open(os.path.join(out, "similarity.csv"), "w", encoding="utf-8") as handle:
+            handle.write(self.CSV)
+        if with_html:
+            Path(out, "similarity.html").write_text("<p>report</p>", encoding="utf-8")
+        classreport.build([out], out)
+        return out, Path(out, "report.html").read_text(encoding="utf-8")
+
+    def test_highest_match_per_student(self):
+        out, _ = self.build(with_html=True)
+        self.assertEqual(classreport.similarity_highest(out), {"a": 91.5, "b": 91.5, "c": 12.0})
+
+    def test_linked_with_its_histogram(self):
+        out, page = self.build(with_html=True)
+        self.assertIn('href="similarity.html"', page)
+        self.assertIn('src="charts/similarity.svg"', page)
+        # the chart's alt text carries its numbers: a and b at 91.5%, c at 12%
+        self.assertIn("10-20%: 1", page)
+        self.assertIn("90-100%: 2", page)
+        self.assertTrue(os.path.isfile(os.path.join(out, "charts", "similarity.svg")))
+
+    def test_absent_without_its_html(self):
+        out, page = self.build(with_html=False)
+        self.assertNotIn("similarity", page.lower())
+        self.assertFalse(os.path.exists(os.path.join(out, "charts", "similarity.svg")))
+
+
+if __name__ == "__main__":
+    unittest.main()

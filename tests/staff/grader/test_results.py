@@ -1,0 +1,50 @@
+"""Unit tests of the grader's result type and its flags (grader/gradelib/results.py)."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "..", "grader"))
+
+from gradelib.build import FileBuild  # noqa: E402
+from gradelib.results import TestResult, flags_of  # noqa: E402
+
+
+def builds(**kinds):
+    made = {}
+    for name, kind in kinds.items():
+        b = FileBuild(name + ".c", present=True, compiled=kind != "error", accepted=kind == "ok")
+        if kind.startswith("reject:"):
+            b.rejected_names = kind.split(":", 1)[1].split(",")
+        made[name] = b
+    return made
+
+
+class FlagsOf(unittest.TestCase):
+    def test_nothing_wrong_nothing_flagged(self):
+        tests = [TestResult("task0::a", 0, "passed"), TestResult("timing::x", 2, "passed", kind="timing")]
+        self.assertEqual(flags_of(tests, builds(p="ok", s="ok")), [])
+
+    def test_facts_come_from_the_tests_in_a_fixed_order(self):
+        tests = [TestResult("task1::a", 1, "failed", flags=["timeout"]),
+                 TestResult("task0::b", 0, "crashed", flags=["crash"]),
+                 TestResult("memory::task0", 0, "failed", kind="memory", flags=["leak", "memory"]),
+                 TestResult("timing::x", 2, "failed", kind="timing", flags=["over_budget"])]
+        self.assertEqual(flags_of(tests, builds(p="ok", s="ok")),
+                         ["crash", "timeout", "over_budget", "leak", "memory"])
+
+    def test_rejections_and_compile_errors_come_from_the_builds(self):
+        self.assertEqual(flags_of([], builds(p="reject:syscall,fopen", s="error")),
+                         ["rejected:fopen", "rejected:syscall", "not_compiled"])
+
+    def test_a_message_alone_is_no_flag(self):
+        tests = [TestResult("task0::a", 0, "failed", "crashed the student process (SIGSEGV)")]
+        self.assertEqual(flags_of(tests, builds(p="ok", s="ok")), [])
+
+    def test_hidden_is_read_from_the_suite(self):
+        self.assertTrue(TestResult("task2_hidden::x", 2, "passed").hidden)
+        self.assertFalse(TestResult("task2::x", 2, "passed").hidden)
+
+
+if __name__ == "__main__":
+    unittest.main()
