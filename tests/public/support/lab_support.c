@@ -34,6 +34,20 @@ const char *lab_format(const char *format, ...)
     return message;
 }
 
+/* Its own buffer, not a pointer to the caller's: a suite may build the
+ * suffix in a buffer it reuses. */
+static char message_suffix[64];
+
+void lab_set_message_suffix(const char *suffix)
+{
+    snprintf(message_suffix, sizeof message_suffix, "%s", suffix != NULL ? suffix : "");
+}
+
+const char *lab_message_suffix(void)
+{
+    return message_suffix;
+}
+
 /* Stubs a test reached only through lab_memo_clear_if_written() or
  * lab_memo_size_if_written(): left out of the note. */
 static const char *unasked_stubs[2];
@@ -419,6 +433,7 @@ void lab_test_begin(const char *test)
     snprintf(test_name, sizeof test_name, "%s", test);
     last_step[0] = '\0';
     test_finished = false;
+    lab_set_message_suffix("");
     test_process = getpid();
     const char *summary = getenv("LAB_SUMMARY_FILE");
     snprintf(crash_report_path, sizeof crash_report_path, "%s%s", summary != NULL ? summary : "",

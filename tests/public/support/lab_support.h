@@ -36,7 +36,8 @@
 
 /* Called by LAB_TEST before a test's body: from then on a crash or a
  * time-out of the test names it and its last step (see lab_trace), and
- * says what to run next, instead of a bare "CRASH!". */
+ * says what to run next, instead of a bare "CRASH!". Also sets the message
+ * suffix back to "". */
 void lab_test_begin(const char *test);
 /* Called by LAB_TEST when the body has run to its end. */
 void lab_test_finished(void);
@@ -79,11 +80,20 @@ const char *lab_todo_note(void);
  * test` prints where it is. */
 #define LAB_HANDOUT "handouts/grundy-lab.html"
 
+/* Text that ends every failure message of the current test, "" unless
+ * set. A suite whose cases are drawn at random sets it at the start of
+ * each test, e.g. to " (seed 42)", so that every message tells how to draw
+ * the same cases again. Copied (at most 63 characters); lasts until the
+ * next test begins. */
+void lab_set_message_suffix(const char *suffix);
+const char *lab_message_suffix(void);
+
 /* Asserts `condition`; on failure the message is the stub note, the
- * formatted text, and the handout section. Stops the test. */
-#define LAB_EXPECT(condition, section, ...)                                                  \
-    cr_assert((condition), "%s%s\n      (handout: " LAB_HANDOUT "#%s)", lab_todo_note(), \
-              lab_format(__VA_ARGS__), section)
+ * formatted text, the message suffix and the handout section. Stops the
+ * test. */
+#define LAB_EXPECT(condition, section, ...)                                                    \
+    cr_assert((condition), "%s%s%s\n      (handout: " LAB_HANDOUT "#%s)", lab_todo_note(), \
+              lab_format(__VA_ARGS__), lab_message_suffix(), section)
 
 /* Calls grundy_memo_clear() or grundy_memo_size() for a test that only
  * needs them when Task 2 is done (a leak check, a diagnosis): when the
