@@ -153,6 +153,11 @@ grundy_position *lab_build(const int *heaps, size_t n)
 
 size_t lab_expand(const grundy_position *p, int *heaps, const char *what)
 {
+    return lab_expand_at_most(p, heaps, LAB_MAX_HEAPS, what);
+}
+
+size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, const char *what)
+{
     lab_trace("reading the entries of %s", what);
     LAB_EXPECT(p != NULL, SECTION_MAP, "%s is NULL; expected a position", what);
     LAB_EXPECT(p->size <= p->capacity, SECTION_INVARIANT,
@@ -172,9 +177,8 @@ size_t lab_expand(const grundy_position *p, int *heaps, const char *what)
                    "%s: entries[%zu].height = %d follows %d; heights must be strictly ascending "
                    "(each height once)",
                    what, i, e.height, p->entries[i - 1].height);
-        LAB_EXPECT(n + (size_t)e.count <= LAB_MAX_HEAPS, SECTION_INVARIANT,
-                   "%s holds more than %d heaps; the tests never build that many", what,
-                   LAB_MAX_HEAPS);
+        LAB_EXPECT(n + (size_t)e.count <= max, SECTION_INVARIANT,
+                   "%s holds more than %zu heaps; the tests never build that many", what, max);
         for (int k = 0; k < e.count; k++)
             heaps[n++] = e.height;
     }
@@ -213,7 +217,9 @@ static bool right_with_empty_memo(const int *heaps, size_t n, bool asked_p, bool
     return right;
 }
 
-void lab_expect_answer(const int *heaps, size_t n, bool asked_p, bool answer, const char *section)
+/* lab_expect_answer, with `note` after the position in its messages. */
+static void expect_answer(const int *heaps, size_t n, const char *note, bool asked_p, bool answer,
+                          const char *section)
 {
     bool expected_p = oracle_is_p(heaps, n);
     if (answer == (asked_p ? expected_p : !expected_p))
@@ -225,14 +231,14 @@ void lab_expect_answer(const int *heaps, size_t n, bool asked_p, bool answer, co
      * the memo is emptied, the wrong one came out of the memo. */
     if (memo_size > 0 && right_with_empty_memo(heaps, n, asked_p, expected_p))
         LAB_EXPECT(false, SECTION_MEMO,
-                   "%s(%s) returned %s; the position is %s. Asked again after grundy_memo_clear(), "
+                   "%s(%s)%s returned %s; the position is %s. Asked again after grundy_memo_clear(), "
                    "the solver answers right: the memo (holding %zu position%s) returned an answer "
                    "recorded for a different position. Key it by the position's heaps (memo_table "
                    "finds a key with grundy_hash and grundy_equals), never by the position's "
                    "address, which a new position reuses once an old one is freed",
-                   question, text, answer ? "true" : "false", lab_outcome_text(expected_p),
+                   question, text, note, answer ? "true" : "false", lab_outcome_text(expected_p),
                    memo_size, memo_size == 1 ? "" : "s");
-    LAB_EXPECT(false, section, "%s(%s) returned %s; the position is %s%s", question, text,
+    LAB_EXPECT(false, section, "%s(%s)%s returned %s; the position is %s%s", question, text, note,
                answer ? "true" : "false", lab_outcome_text(expected_p),
                memo_size > 0 ? " (wrong with an empty memo too: if the solver got it right before "
                                "it had a memo, look at how the memo stores and finds answers, "
@@ -240,18 +246,37 @@ void lab_expect_answer(const int *heaps, size_t n, bool asked_p, bool answer, co
                              : "");
 }
 
+void lab_expect_answer(const int *heaps, size_t n, bool asked_p, bool answer, const char *section)
+{
+    expect_answer(heaps, n, "", asked_p, answer, section);
+}
+
 void lab_check_outcome(const int *heaps, size_t n, const char *section)
+{
+    lab_check_outcome_asked(heaps, n, false, "", section);
+}
+
+/* The solver's answer to grundy_is_p_position(p) (ask_p) or
+ * grundy_is_n_position(p), `text` and `note` naming p in the trace. */
+static bool ask(const grundy_position *p, bool ask_p, const char *text, const char *note)
+{
+    lab_trace("grundy_is_%s_position(%s)%s", ask_p ? "p" : "n", text, note);
+    return ask_p ? grundy_is_p_position(p) : grundy_is_n_position(p);
+}
+
+void lab_check_outcome_asked(const int *heaps, size_t n, bool n_first, const char *note,
+                             const char *section)
 {
     const char *text = lab_heaps_text(heaps, n);
     grundy_position *p = lab_build(heaps, n);
-    lab_trace("grundy_is_p_position(%s)", text);
-    bool is_p = grundy_is_p_position(p);
-    lab_trace("grundy_is_n_position(%s)", text);
-    bool is_n = grundy_is_n_position(p);
+    bool first_p = !n_first;
+    bool first = ask(p, first_p, text, note);
+    bool second = ask(p, !first_p, text, note);
     lab_trace("grundy_free(%s)", text);
     grundy_free(p); /* before any check: a failing test leaves nothing for valgrind */
-    lab_expect_answer(heaps, n, true, is_p, section);
-    lab_expect_answer(heaps, n, false, is_n, section);
+    /* In the order asked, so that a wrong first answer is the one reported. */
+    expect_answer(heaps, n, note, first_p, first, section);
+    expect_answer(heaps, n, note, !first_p, second, section);
 }
 
 bool lab_under_valgrind(void)

@@ -118,8 +118,13 @@ grundy_position *lab_build(const int *heaps, size_t n);
 /* Checks the representation invariant of `p` and expands it into `heaps`
  * (ascending, one element per heap). Returns the number of heaps; on a
  * broken invariant fails the test with what is wrong. `what` names the
- * position in messages, e.g. "grundy_new(7)". */
+ * position in messages, e.g. "grundy_new(7)". `heaps` has room for
+ * LAB_MAX_HEAPS heaps. */
 size_t lab_expand(const grundy_position *p, int *heaps, const char *what);
+
+/* lab_expand into room for `max` heaps, for a test whose positions hold
+ * more heaps than LAB_MAX_HEAPS (or that keeps smaller arrays). */
+size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, const char *what);
 
 /* The student's position as text, without trusting grundy_to_string's
  * input to be valid: the invariant is checked first. */
@@ -128,6 +133,14 @@ const char *lab_position_text(const grundy_position *p, const char *what);
 /* Asserts the student's grundy_is_p_position and grundy_is_n_position both
  * agree with the oracle on the position with these heaps. */
 void lab_check_outcome(const int *heaps, size_t n, const char *section);
+
+/* lab_check_outcome on the position built by adding `heaps` in this order,
+ * asking grundy_is_n_position first when `n_first` (so that a memoized
+ * solver must answer it without what the P question stored). `note` (may
+ * be "") follows the position in messages, e.g. " (built by adding 5, 1,
+ * 3)". */
+void lab_check_outcome_asked(const int *heaps, size_t n, bool n_first, const char *note,
+                             const char *section);
 
 /* Whether the timing checks of `suite` (task2, task6...) are to be skipped:
  * LAB_SKIP_TIMING is "1" for every suite (make memcheck: valgrind slows
