@@ -13,7 +13,10 @@
  *     test's id "suite::name", so tests draw different cases, and adding or
  *     removing a test changes no other test's cases;
  *   - every failure message ends with "(seed N)", N being the base seed: a
- *     regrade with LAB_SEED=N draws exactly the same cases.
+ *     regrade with LAB_SEED=N draws exactly the same cases. Deriving a
+ *     test's state sets lab_support's message suffix, so LAB_EXPECT and
+ *     the helpers of lab_support.h (lab_build, lab_expand_at_most,
+ *     lab_check_outcome_asked...) all add it.
  *
  * Everything here is static inline: the header is included by one suite
  * per runner and adds no symbol that could clash with a public suite.
@@ -22,7 +25,6 @@
 #define HIDDEN_SEED_H
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,9 +62,14 @@ static inline unsigned long long hidden_seed(void)
 
 /* The starting state of lab_random() for the test `id` ("suite::name"):
  * the base seed XOR a 64-bit FNV-1a hash of the id, scrambled (SplitMix64's
- * finalizer) and folded to 32 bits. Never 0, a state xorshift cannot leave. */
+ * finalizer) and folded to 32 bits. Never 0, a state xorshift cannot leave.
+ * Every hidden test starts by calling it, so it also makes every failure
+ * message of the test end with " (seed N)" (lab_set_message_suffix). */
 static inline unsigned hidden_rng(const char *id)
 {
+    char suffix[64];
+    snprintf(suffix, sizeof suffix, " (seed %llu)", hidden_seed());
+    lab_set_message_suffix(suffix);
     uint64_t hash = 0xcbf29ce484222325u;
     for (const char *c = id; *c != '\0'; c++) {
         hash ^= (unsigned char)*c;
@@ -130,30 +137,5 @@ static inline size_t hidden_draw_heaps(unsigned *rng, int *heaps, int min_heaps,
     hidden_split(rng, extra, n, heaps);
     return (size_t)n;
 }
-
-/* printf-style text followed by " (seed N)", in a buffer of this header;
- * valid until the next call. */
-__attribute__((format(printf, 1, 2))) static inline const char *hidden_with_seed(const char *format,
-                                                                                 ...)
-{
-    static char text[8192];
-    va_list args;
-    va_start(args, format);
-    int used = vsnprintf(text, sizeof text, format, args);
-    va_end(args);
-    size_t at = used < 0 ? 0 : (size_t)used < sizeof text ? (size_t)used : sizeof text - 1;
-    /* A message longer than the buffer loses its end, never the seed. */
-    char suffix[64];
-    int length = snprintf(suffix, sizeof suffix, " (seed %llu)", hidden_seed());
-    if (at + (size_t)length >= sizeof text)
-        at = sizeof text - 1 - (size_t)length;
-    snprintf(text + at, sizeof text - at, "%s", suffix);
-    return text;
-}
-
-/* LAB_EXPECT with the seed at the end of the message. The message
- * arguments are only evaluated when the condition fails. */
-#define HIDDEN_EXPECT(condition, section, ...) \
-    LAB_EXPECT(condition, section, "%s", hidden_with_seed(__VA_ARGS__))
 
 #endif /* HIDDEN_SEED_H */

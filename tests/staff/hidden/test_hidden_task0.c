@@ -19,7 +19,6 @@
 
 #include "alloc_tracker.h"
 #include "hidden_seed.h"
-#include "hidden_support.h"
 #include "lab_support.h"
 #include "oracle.h"
 
@@ -96,7 +95,7 @@ static void expect_model(const grundy_position *p, const model *m, const char *w
                          const char *section)
 {
     int got[MAX_HEAPS], want[MAX_HEAPS];
-    size_t got_n = hidden_expand(p, got, MAX_HEAPS, what);
+    size_t got_n = lab_expand_at_most(p, got, MAX_HEAPS, what);
     size_t want_n = model_heaps(m, want);
     if (got_n == want_n && (got_n == 0 || memcmp(got, want, got_n * sizeof *got) == 0))
         return;
@@ -118,15 +117,15 @@ static void expect_model(const grundy_position *p, const model *m, const char *w
         if (c != m->count[h])
             height = h, got_count = c;
     }
-    HIDDEN_EXPECT(false, section, "%s: expected %s, got %s (height %d: expected %d heap(s), got %d)",
-                  what, hidden_text(want, want_n), hidden_text(got, got_n), height,
-                  model_count(m, height), got_count);
+    LAB_EXPECT(false, section, "%s: expected %s, got %s (height %d: expected %d heap(s), got %d)",
+               what, lab_heaps_text(want, want_n), lab_heaps_text(got, got_n), height,
+               model_count(m, height), got_count);
 }
 
 /* An empty position, through the student's grundy_new(0). */
 static grundy_position *empty_position(void)
 {
-    return hidden_build(NULL, 0);
+    return lab_build(NULL, 0);
 }
 
 /* ---- the map: long add/remove sequences ---------------------------------- */
@@ -191,7 +190,7 @@ LAB_TEST(task0_hidden, remove_front_middle_end)
             for (int k = hidden_between(&rng, 1, 3); k > 0; k--)
                 heaps[n++] = pool[i];
         hidden_shuffle(heaps, n, &rng);
-        grundy_position *p = hidden_build(heaps, n);
+        grundy_position *p = lab_build(heaps, n);
         model m = {0};
         for (size_t i = 0; i < n; i++)
             model_add(&m, heaps[i]);
@@ -259,10 +258,10 @@ LAB_TEST(task0_hidden, remove_until_empty_then_add_again)
         expect_model(p, &m, what, SECTION_MAP);
         for (int h = 0; h <= 70; h++) {
             int got = grundy_count(p, h);
-            HIDDEN_EXPECT(got == 0, SECTION_MAP,
-                          "in cycle %d, after removing every heap, grundy_count(p, %d) returned %d; "
-                          "expected 0",
-                          cycle, h, got);
+            LAB_EXPECT(got == 0, SECTION_MAP,
+                       "in cycle %d, after removing every heap, grundy_count(p, %d) returned %d; "
+                       "expected 0",
+                       cycle, h, got);
         }
         grundy_remove_heap(p, 5); /* removing from the empty position changes nothing */
         snprintf(what, sizeof what, "in cycle %d, after grundy_remove_heap on the empty position", cycle);
@@ -303,8 +302,8 @@ LAB_TEST(task0_hidden, long_random_add_remove_sequence)
                  add ? "add" : "remove", h);
         expect_model(p, &m, what, SECTION_MAP);
         int got = grundy_count(p, h);
-        HIDDEN_EXPECT(got == model_count(&m, h), SECTION_MAP,
-                      "%s: grundy_count(p, %d) returned %d, expected %d", what, h, got, model_count(&m, h));
+        LAB_EXPECT(got == model_count(&m, h), SECTION_MAP,
+                   "%s: grundy_count(p, %d) returned %d, expected %d", what, h, got, model_count(&m, h));
     }
     grundy_free(p);
 }
@@ -328,13 +327,13 @@ LAB_TEST(task0_hidden, count_of_absent_heights)
         for (int k = hidden_between(&rng, 0, 2); k > 0; k--)
             heaps[n++] = hidden_between(&rng, 0, 2);
         hidden_shuffle(heaps, n, &rng);
-        grundy_position *p = hidden_build(heaps, n);
+        grundy_position *p = lab_build(heaps, n);
         model m = {0};
         for (size_t i = 0; i < n; i++)
             model_add(&m, heaps[i]);
         int stored[64];
         size_t d = model_heights(&m, stored);
-        const char *text = hidden_text(heaps, n);
+        const char *text = lab_heaps_text(heaps, n);
         for (int h = -3; h <= 70; h++) {
             int got = grundy_count(p, h);
             int want = model_count(&m, h);
@@ -343,8 +342,8 @@ LAB_TEST(task0_hidden, count_of_absent_heights)
                                : h < stored[0] ? "absent, below every stored height"
                                : h > stored[d - 1] ? "absent, above every stored height"
                                                    : "absent, between stored heights";
-            HIDDEN_EXPECT(got == want, SECTION_MAP, "grundy_count(%s, %d) returned %d, expected %d (%s)",
-                          text, h, got, want, kind);
+            LAB_EXPECT(got == want, SECTION_MAP, "grundy_count(%s, %d) returned %d, expected %d (%s)",
+                       text, h, got, want, kind);
         }
         grundy_free(p);
     }
@@ -371,17 +370,17 @@ LAB_TEST(task0_hidden, copy_of_the_empty_position)
             e = grundy_new(dead);
             snprintf(dead_name, sizeof dead_name, "grundy_new(%d)", dead);
             name = dead_name;
-            HIDDEN_EXPECT(e != NULL, SECTION_MAP, "%s returned NULL; expected an empty position", name);
+            LAB_EXPECT(e != NULL, SECTION_MAP, "%s returned NULL; expected an empty position", name);
         } else if (way == 2) {
             int heaps[] = {1, 2, 2, 1, 0};
-            e = hidden_build(heaps, sizeof heaps / sizeof *heaps);
+            e = lab_build(heaps, sizeof heaps / sizeof *heaps);
             name = "the position built from heaps 1, 2, 2, 1, 0";
         } else {
             int heaps[32];
             size_t n = (size_t)hidden_between(&rng, 5, 30);
             for (size_t i = 0; i < n; i++)
                 heaps[i] = hidden_between(&rng, 3, 40);
-            e = hidden_build(heaps, n);
+            e = lab_build(heaps, n);
             hidden_shuffle(heaps, n, &rng);
             for (size_t i = 0; i < n; i++)
                 grundy_remove_heap(e, heaps[i]);
@@ -392,14 +391,14 @@ LAB_TEST(task0_hidden, copy_of_the_empty_position)
         grundy_position *c = grundy_copy(e);
         char what[200];
         snprintf(what, sizeof what, "grundy_copy(%s)", name);
-        HIDDEN_EXPECT(c != NULL, SECTION_MAP, "%s returned NULL; the copy of the empty position is an empty position",
-                      what);
+        LAB_EXPECT(c != NULL, SECTION_MAP, "%s returned NULL; the copy of the empty position is an empty position",
+                   what);
         expect_model(c, &none, what, SECTION_MAP);
-        HIDDEN_EXPECT(grundy_equals(e, c) && grundy_equals(c, e), SECTION_EQUALITY,
-                      "grundy_equals(%s, its copy) returned false; both are {}", name);
-        HIDDEN_EXPECT(grundy_hash(e) == grundy_hash(c), SECTION_EQUALITY,
-                      "%s hashes to %llu but its copy to %llu; equal positions must hash equal", name,
-                      (unsigned long long)grundy_hash(e), (unsigned long long)grundy_hash(c));
+        LAB_EXPECT(grundy_equals(e, c) && grundy_equals(c, e), SECTION_EQUALITY,
+                   "grundy_equals(%s, its copy) returned false; both are {}", name);
+        LAB_EXPECT(grundy_hash(e) == grundy_hash(c), SECTION_EQUALITY,
+                   "%s hashes to %llu but its copy to %llu; equal positions must hash equal", name,
+                   (unsigned long long)grundy_hash(e), (unsigned long long)grundy_hash(c));
         model mc = {0}, me = {0};
         for (int k = hidden_between(&rng, 5, 20); k > 0; k--) {
             int h = hidden_between(&rng, 3, 50);
@@ -444,21 +443,21 @@ LAB_TEST(task0_hidden, copy_of_a_large_position_is_deep)
             for (int k = hidden_between(&rng, 1, 4); k > 0; k--)
                 heaps[n++] = pool[i];
         hidden_shuffle(heaps, n, &rng);
-        grundy_position *p = hidden_build(heaps, n);
+        grundy_position *p = lab_build(heaps, n);
         model mp = {0};
         for (size_t i = 0; i < n; i++)
             model_add(&mp, heaps[i]);
         grundy_position *c = grundy_copy(p);
-        HIDDEN_EXPECT(c != NULL, SECTION_MAP, "grundy_copy of a position with %zu distinct heights returned NULL",
-                      distinct);
+        LAB_EXPECT(c != NULL, SECTION_MAP, "grundy_copy of a position with %zu distinct heights returned NULL",
+                   distinct);
         model mc = mp;
         expect_model(c, &mc, "the copy of a position with 60 to 150 distinct heights", SECTION_MAP);
-        HIDDEN_EXPECT(grundy_equals(p, c) && grundy_equals(c, p), SECTION_EQUALITY,
-                      "grundy_equals(p, grundy_copy(p)) returned false for a position with %zu distinct heights",
-                      distinct);
-        HIDDEN_EXPECT(grundy_hash(p) == grundy_hash(c), SECTION_EQUALITY,
-                      "a position with %zu distinct heights hashes to %llu, its copy to %llu", distinct,
-                      (unsigned long long)grundy_hash(p), (unsigned long long)grundy_hash(c));
+        LAB_EXPECT(grundy_equals(p, c) && grundy_equals(c, p), SECTION_EQUALITY,
+                   "grundy_equals(p, grundy_copy(p)) returned false for a position with %zu distinct heights",
+                   distinct);
+        LAB_EXPECT(grundy_hash(p) == grundy_hash(c), SECTION_EQUALITY,
+                   "a position with %zu distinct heights hashes to %llu, its copy to %llu", distinct,
+                   (unsigned long long)grundy_hash(p), (unsigned long long)grundy_hash(c));
         for (int op = 1; op <= 400; op++) {
             bool on_copy = lab_random(&rng) % 2;
             grundy_position *target = on_copy ? c : p;
@@ -534,25 +533,25 @@ LAB_TEST(task0_hidden, equality_same_heights_different_counts)
         hidden_shuffle(a2_heaps, an, &rng);
         hidden_shuffle(b_heaps, bn, &rng);
         hidden_shuffle(c_heaps, cn, &rng);
-        grundy_position *a = hidden_build(a_heaps, an);
-        grundy_position *a2 = hidden_build(a2_heaps, an);
-        grundy_position *b = hidden_build(b_heaps, bn);
-        grundy_position *c = hidden_build(c_heaps, cn);
-        const char *at = hidden_text(a_heaps, an), *bt = hidden_text(b_heaps, bn),
-                   *ct = hidden_text(c_heaps, cn);
-        HIDDEN_EXPECT(grundy_equals(a, a2) && grundy_equals(a2, a), SECTION_EQUALITY,
-                      "grundy_equals(%s, the same heaps added in another order) returned false", at);
-        HIDDEN_EXPECT(!grundy_equals(a, b), SECTION_EQUALITY,
-                      "grundy_equals(%s, %s) returned true; the count of height %d differs", at, bt,
-                      heights[j]);
-        HIDDEN_EXPECT(!grundy_equals(b, a), SECTION_EQUALITY,
-                      "grundy_equals(%s, %s) returned true; the count of height %d differs", bt, at,
-                      heights[j]);
+        grundy_position *a = lab_build(a_heaps, an);
+        grundy_position *a2 = lab_build(a2_heaps, an);
+        grundy_position *b = lab_build(b_heaps, bn);
+        grundy_position *c = lab_build(c_heaps, cn);
+        const char *at = lab_heaps_text(a_heaps, an), *bt = lab_heaps_text(b_heaps, bn),
+                   *ct = lab_heaps_text(c_heaps, cn);
+        LAB_EXPECT(grundy_equals(a, a2) && grundy_equals(a2, a), SECTION_EQUALITY,
+                   "grundy_equals(%s, the same heaps added in another order) returned false", at);
+        LAB_EXPECT(!grundy_equals(a, b), SECTION_EQUALITY,
+                   "grundy_equals(%s, %s) returned true; the count of height %d differs", at, bt,
+                   heights[j]);
+        LAB_EXPECT(!grundy_equals(b, a), SECTION_EQUALITY,
+                   "grundy_equals(%s, %s) returned true; the count of height %d differs", bt, at,
+                   heights[j]);
         if (counts_vary) {
-            HIDDEN_EXPECT(!grundy_equals(a, c) && !grundy_equals(c, a), SECTION_EQUALITY,
-                          "grundy_equals(%s, %s) returned true; same heights and the same number of "
-                          "heaps, but different counts per height",
-                          at, ct);
+            LAB_EXPECT(!grundy_equals(a, c) && !grundy_equals(c, a), SECTION_EQUALITY,
+                       "grundy_equals(%s, %s) returned true; same heights and the same number of "
+                       "heaps, but different counts per height",
+                       at, ct);
         }
         grundy_free(a);
         grundy_free(a2);
@@ -574,12 +573,12 @@ LAB_TEST(task0_hidden, hash_equal_for_random_build_orders)
         size_t n = (size_t)hidden_between(&rng, 1, 20);
         for (size_t i = 0; i < n; i++)
             heaps[i] = hidden_between(&rng, 0, 50);
-        const char *text = hidden_text(heaps, n);
+        const char *text = lab_heaps_text(heaps, n);
 
         int order1[24];
         memcpy(order1, heaps, n * sizeof *heaps);
         hidden_shuffle(order1, n, &rng);
-        grundy_position *b1 = hidden_build(order1, n);
+        grundy_position *b1 = lab_build(order1, n);
 
         int order2[48];
         size_t n2 = 0;
@@ -589,7 +588,7 @@ LAB_TEST(task0_hidden, hash_equal_for_random_build_orders)
             order2[n2++] = heaps[i];
         }
         hidden_shuffle(order2, n2, &rng);
-        grundy_position *b2 = hidden_build(order2, n2);
+        grundy_position *b2 = lab_build(order2, n2);
 
         int extras[32];
         size_t extra_n = (size_t)hidden_between(&rng, 5, 30);
@@ -609,7 +608,7 @@ LAB_TEST(task0_hidden, hash_equal_for_random_build_orders)
             grundy_remove_heap(b3, extras[i]);
 
         grundy_position *b4 = grundy_copy(b3);
-        HIDDEN_EXPECT(b4 != NULL, SECTION_MAP, "grundy_copy(%s) returned NULL", text);
+        LAB_EXPECT(b4 != NULL, SECTION_MAP, "grundy_copy(%s) returned NULL", text);
 
         grundy_position *const built[] = {b2, b3, b4};
         static const char *const how[] = {
@@ -618,13 +617,13 @@ LAB_TEST(task0_hidden, hash_equal_for_random_build_orders)
             "a copy of the one built with extra heaps added and removed",
         };
         for (size_t k = 0; k < 3; k++) {
-            HIDDEN_EXPECT(grundy_equals(b1, built[k]) && grundy_equals(built[k], b1), SECTION_EQUALITY,
-                          "grundy_equals returned false for %s and the same position %s", text, how[k]);
-            HIDDEN_EXPECT(grundy_hash(b1) == grundy_hash(built[k]), SECTION_EQUALITY,
-                          "%s hashes to %llu, but the same position %s hashes to %llu; equal positions "
-                          "must hash equal (hash only entries[0 .. size-1])",
-                          text, (unsigned long long)grundy_hash(b1), how[k],
-                          (unsigned long long)grundy_hash(built[k]));
+            LAB_EXPECT(grundy_equals(b1, built[k]) && grundy_equals(built[k], b1), SECTION_EQUALITY,
+                       "grundy_equals returned false for %s and the same position %s", text, how[k]);
+            LAB_EXPECT(grundy_hash(b1) == grundy_hash(built[k]), SECTION_EQUALITY,
+                       "%s hashes to %llu, but the same position %s hashes to %llu; equal positions "
+                       "must hash equal (hash only entries[0 .. size-1])",
+                       text, (unsigned long long)grundy_hash(b1), how[k],
+                       (unsigned long long)grundy_hash(built[k]));
         }
         grundy_free(b1);
         grundy_free(b2);
@@ -647,49 +646,49 @@ LAB_TEST(task0_hidden, moves_of_random_positions)
         for (size_t i = 0; i < n; i++)
             heaps[i] = lab_random(&rng) % 3 == 0 && i > 0 ? heaps[lab_random(&rng) % i]
                                                           : hidden_between(&rng, 1, 40);
-        const char *text = hidden_text(heaps, n);
-        grundy_position *p = hidden_build(heaps, n);
+        const char *text = lab_heaps_text(heaps, n);
+        grundy_position *p = lab_build(heaps, n);
         position_list *moves = grundy_get_moves(p);
-        HIDDEN_EXPECT(moves != NULL, SECTION_MOVES,
-                      "grundy_get_moves(%s) returned NULL; return a list (empty when there is no move)", text);
+        LAB_EXPECT(moves != NULL, SECTION_MOVES,
+                   "grundy_get_moves(%s) returned NULL; return a list (empty when there is no move)", text);
         oracle_move_list *want = oracle_moves(heaps, n);
         bool matched[512] = {false};
-        HIDDEN_EXPECT(want->count < 512, SECTION_MOVES, "internal error: %zu moves", want->count);
-        HIDDEN_EXPECT(moves->size == 0 || moves->items != NULL, SECTION_MOVES,
-                      "grundy_get_moves(%s) returned a list of size %zu with items NULL", text, moves->size);
+        LAB_EXPECT(want->count < 512, SECTION_MOVES, "internal error: %zu moves", want->count);
+        LAB_EXPECT(moves->size == 0 || moves->items != NULL, SECTION_MOVES,
+                   "grundy_get_moves(%s) returned a list of size %zu with items NULL", text, moves->size);
         for (size_t i = 0; i < moves->size; i++) {
             char what[256];
             snprintf(what, sizeof what, "move %zu of grundy_get_moves(%s)", i, text);
             int got[64];
-            size_t got_n = hidden_expand(moves->items[i], got, 64, what);
+            size_t got_n = lab_expand_at_most(moves->items[i], got, 64, what);
             size_t k = 0;
             while (k < want->count &&
                    !(want->lengths[k] == got_n &&
                      (got_n == 0 || memcmp(want->positions[k], got, got_n * sizeof *got) == 0)))
                 k++;
-            HIDDEN_EXPECT(k < want->count, SECTION_MOVES,
-                          "grundy_get_moves(%s) returned %s, which is not one move away", text,
-                          hidden_text(got, got_n));
-            HIDDEN_EXPECT(!matched[k], SECTION_MOVES,
-                          "grundy_get_moves(%s) returned %s twice; each distinct position must appear "
-                          "once (loop over distinct heights, not over heaps)",
-                          text, hidden_text(got, got_n));
+            LAB_EXPECT(k < want->count, SECTION_MOVES,
+                       "grundy_get_moves(%s) returned %s, which is not one move away", text,
+                       lab_heaps_text(got, got_n));
+            LAB_EXPECT(!matched[k], SECTION_MOVES,
+                       "grundy_get_moves(%s) returned %s twice; each distinct position must appear "
+                       "once (loop over distinct heights, not over heaps)",
+                       text, lab_heaps_text(got, got_n));
             matched[k] = true;
         }
         for (size_t k = 0; k < want->count; k++)
-            HIDDEN_EXPECT(matched[k], SECTION_MOVES,
-                          "grundy_get_moves(%s) is missing the move to %s (%zu of %zu moves returned)", text,
-                          hidden_text(want->positions[k], want->lengths[k]), moves->size, want->count);
+            LAB_EXPECT(matched[k], SECTION_MOVES,
+                       "grundy_get_moves(%s) is missing the move to %s (%zu of %zu moves returned)", text,
+                       lab_heaps_text(want->positions[k], want->lengths[k]), moves->size, want->count);
         int canonical[8], after[64];
         memcpy(canonical, heaps, n * sizeof *heaps);
         size_t canonical_n = oracle_canonicalize(canonical, n);
         char what[256];
         snprintf(what, sizeof what, "the position after grundy_get_moves(%s) (it must not change)", text);
-        size_t after_n = hidden_expand(p, after, 64, what);
-        HIDDEN_EXPECT(after_n == canonical_n &&
-                          (after_n == 0 || memcmp(after, canonical, after_n * sizeof *after) == 0),
-                      SECTION_MOVES, "grundy_get_moves(%s) changed its argument into %s", text,
-                      hidden_text(after, after_n));
+        size_t after_n = lab_expand_at_most(p, after, 64, what);
+        LAB_EXPECT(after_n == canonical_n &&
+                       (after_n == 0 || memcmp(after, canonical, after_n * sizeof *after) == 0),
+                   SECTION_MOVES, "grundy_get_moves(%s) changed its argument into %s", text,
+                   lab_heaps_text(after, after_n));
         oracle_move_list_free(want);
         position_list_free(moves);
         grundy_free(p);
@@ -719,13 +718,13 @@ LAB_TEST(task0_hidden, to_string_matches_oracle_format)
                     heaps[n++] = heaps[0];
             hidden_shuffle(heaps, n, &rng);
         }
-        grundy_position *p = hidden_build(heaps, n);
+        grundy_position *p = lab_build(heaps, n);
         char *got = grundy_to_string(p);
         char *want = oracle_format(heaps, n);
-        HIDDEN_EXPECT(got != NULL, SECTION_MAP, "grundy_to_string returned NULL");
-        HIDDEN_EXPECT(strcmp(got, want) == 0, SECTION_INVARIANT,
-                      "the position built by adding %s prints as \"%s\"; expected \"%s\"", order_text(heaps, n),
-                      got, want);
+        LAB_EXPECT(got != NULL, SECTION_MAP, "grundy_to_string returned NULL");
+        LAB_EXPECT(strcmp(got, want) == 0, SECTION_INVARIANT,
+                   "the position built by adding %s prints as \"%s\"; expected \"%s\"", order_text(heaps, n),
+                   got, want);
         free(got);
         free(want);
         grundy_free(p);
@@ -746,9 +745,9 @@ LAB_TEST(task0_hidden, nothing_leaks_in_a_random_workload)
         size_t n = (size_t)hidden_between(&rng, 1, 8);
         for (size_t i = 0; i < n; i++)
             heaps[i] = hidden_between(&rng, 0, 30);
-        grundy_position *p = hidden_build(heaps, n);
+        grundy_position *p = lab_build(heaps, n);
         grundy_position *c = grundy_copy(p);
-        HIDDEN_EXPECT(c != NULL, SECTION_MAP, "grundy_copy returned NULL");
+        LAB_EXPECT(c != NULL, SECTION_MAP, "grundy_copy returned NULL");
         for (int op = 0; op < 30; op++) {
             int h = hidden_between(&rng, 0, 60);
             if (lab_random(&rng) % 3)
@@ -760,19 +759,19 @@ LAB_TEST(task0_hidden, nothing_leaks_in_a_random_workload)
         (void)grundy_hash(c);
         (void)grundy_count(c, heaps[0]);
         position_list *moves = grundy_get_moves(c);
-        HIDDEN_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves returned NULL");
+        LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves returned NULL");
         for (size_t i = 0; i < moves->size && i < 3; i++) {
             position_list *deeper = grundy_get_moves(moves->items[i]);
-            HIDDEN_EXPECT(deeper != NULL, SECTION_MOVES, "grundy_get_moves returned NULL");
+            LAB_EXPECT(deeper != NULL, SECTION_MOVES, "grundy_get_moves returned NULL");
             position_list_free(deeper);
         }
         position_list_free(moves);
         char *text = grundy_to_string(p);
         free(text);
         grundy_position *e = grundy_new(hidden_between(&rng, -2, 2));
-        HIDDEN_EXPECT(e != NULL, SECTION_MAP, "grundy_new of a dead height returned NULL");
+        LAB_EXPECT(e != NULL, SECTION_MAP, "grundy_new of a dead height returned NULL");
         grundy_position *ec = grundy_copy(e);
-        HIDDEN_EXPECT(ec != NULL, SECTION_MAP, "grundy_copy of the empty position returned NULL");
+        LAB_EXPECT(ec != NULL, SECTION_MAP, "grundy_copy of the empty position returned NULL");
         grundy_free(ec);
         grundy_free(e);
         for (size_t i = 0; i < n; i++)
@@ -781,10 +780,10 @@ LAB_TEST(task0_hidden, nothing_leaks_in_a_random_workload)
         grundy_free(c);
     }
     size_t after = alloc_live_blocks();
-    HIDDEN_EXPECT(after == before, SECTION_MAP,
-                  "%zu heap block(s) allocated before and %zu after a random workload (building, copying, "
-                  "changing, expanding and printing positions) that freed everything it made; "
-                  "grundy_free must free the entries and the position, and every copy a move list "
-                  "holds must be pushed onto it (run `make memcheck` to see where they were allocated)",
-                  before, after);
+    LAB_EXPECT(after == before, SECTION_MAP,
+               "%zu heap block(s) allocated before and %zu after a random workload (building, copying, "
+               "changing, expanding and printing positions) that freed everything it made; "
+               "grundy_free must free the entries and the position, and every copy a move list "
+               "holds must be pushed onto it (run `make memcheck` to see where they were allocated)",
+               before, after);
 }

@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "hidden_seed.h"
-#include "hidden_support.h"
 #include "lab_support.h"
 #include "oracle.h"
 
@@ -50,7 +49,7 @@ LAB_TEST(task1_hidden, random_multi_heap_positions)
     for (int round = 0; round < 40; round++) {
         int heaps[8];
         size_t n = hidden_draw_heaps(&rng, heaps, 2, 6, 6, MAX_TOTAL);
-        hidden_check_outcome(heaps, n, lab_random(&rng) % 2, "", SECTION_SOLVER);
+        lab_check_outcome_asked(heaps, n, lab_random(&rng) % 2, "", SECTION_SOLVER);
     }
 }
 
@@ -68,7 +67,7 @@ LAB_TEST(task1_hidden, random_p_positions)
         if (!oracle_is_p(heaps, n))
             continue;
         found++;
-        hidden_check_outcome(heaps, n, lab_random(&rng) % 2, "", SECTION_SOLVER);
+        lab_check_outcome_asked(heaps, n, lab_random(&rng) % 2, "", SECTION_SOLVER);
     }
     cr_assert(found >= 5, "internal error: only %d P-positions drawn (seed %llu)", found, hidden_seed());
 }
@@ -88,7 +87,7 @@ LAB_TEST(task1_hidden, many_small_heaps)
                 heaps[i] = 3; /* 6 heaps of 3 are 18: always fits */
             total += heaps[i];
         }
-        hidden_check_outcome(heaps, n, lab_random(&rng) % 2, "", SECTION_SOLVER);
+        lab_check_outcome_asked(heaps, n, lab_random(&rng) % 2, "", SECTION_SOLVER);
     }
 }
 
@@ -108,7 +107,7 @@ LAB_TEST(task1_hidden, dead_heaps_mixed_in)
         for (size_t i = 0; i < dead_n; i++)
             heaps[n++] = hidden_between(&rng, 0, 2);
         hidden_shuffle(heaps, n, &rng);
-        hidden_check_outcome(heaps, n, lab_random(&rng) % 2, built_by(heaps, n), SECTION_SOLVER);
+        lab_check_outcome_asked(heaps, n, lab_random(&rng) % 2, built_by(heaps, n), SECTION_SOLVER);
     }
 }
 
@@ -130,15 +129,15 @@ LAB_TEST(task1_hidden, terminal_exactly_when_no_live_heap)
                 heaps[n++] = hidden_between(&rng, 3, 200);
             hidden_shuffle(heaps, n, &rng);
         }
-        grundy_position *p = hidden_build(heaps, n);
+        grundy_position *p = lab_build(heaps, n);
         bool terminal = grundy_is_terminal(p);
-        HIDDEN_EXPECT(terminal == !live, SECTION_SOLVER, "grundy_is_terminal(%s)%s returned %s; %s",
-                      hidden_text(heaps, n), built_by(heaps, n), terminal ? "true" : "false",
-                      live ? "a heap of 3 or more can always be split into 1 and the rest"
-                           : "heaps of 1 and 2 cannot be split, so no move is possible");
+        LAB_EXPECT(terminal == !live, SECTION_SOLVER, "grundy_is_terminal(%s)%s returned %s; %s",
+                   lab_heaps_text(heaps, n), built_by(heaps, n), terminal ? "true" : "false",
+                   live ? "a heap of 3 or more can always be split into 1 and the rest"
+                        : "heaps of 1 and 2 cannot be split, so no move is possible");
         grundy_free(p);
         if (!live)
-            hidden_check_outcome(heaps, n, lab_random(&rng) % 2, built_by(heaps, n), SECTION_SOLVER);
+            lab_check_outcome_asked(heaps, n, lab_random(&rng) % 2, built_by(heaps, n), SECTION_SOLVER);
     }
 }
 
@@ -170,10 +169,11 @@ LAB_TEST(task1_hidden, pairs_plus_one_heap)
         heaps[n++] = single;
         hidden_shuffle(heaps, n, &rng);
         cr_assert(oracle_is_p(heaps, n) == oracle_is_p(&single, 1),
-                  "internal error: pairs do not cancel in %s (seed %llu)", hidden_text(heaps, n), hidden_seed());
+                  "internal error: pairs do not cancel in %s (seed %llu)", lab_heaps_text(heaps, n),
+                  hidden_seed());
         char how[96];
         snprintf(how, sizeof how, " (the pairs cancel, so it is what {%d=1} is)", single);
-        hidden_check_outcome(heaps, n, lab_random(&rng) % 2, how, SECTION_SOLVER);
+        lab_check_outcome_asked(heaps, n, lab_random(&rng) % 2, how, SECTION_SOLVER);
     }
 }
 
@@ -199,9 +199,9 @@ LAB_TEST(task1_hidden, pairs_only_are_p)
         }
         hidden_shuffle(heaps, n, &rng);
         cr_assert(oracle_is_p(heaps, n), "internal error: the oracle says %s is N (seed %llu)",
-                  hidden_text(heaps, n), hidden_seed());
-        hidden_check_outcome(heaps, n, lab_random(&rng) % 2, " (pairs only: the second player mirrors)",
-                             SECTION_SOLVER);
+                  lab_heaps_text(heaps, n), hidden_seed());
+        lab_check_outcome_asked(heaps, n, lab_random(&rng) % 2, " (pairs only: the second player mirrors)",
+                                SECTION_SOLVER);
     }
 }
 
@@ -217,10 +217,10 @@ LAB_TEST(task1_hidden, solver_leaves_random_positions_unchanged)
         for (int k = hidden_between(&rng, 0, 3); k > 0; k--)
             heaps[n++] = hidden_between(&rng, 1, 2);
         hidden_shuffle(heaps, n, &rng);
-        const char *text = hidden_text(heaps, n);
-        grundy_position *p = hidden_build(heaps, n);
+        const char *text = lab_heaps_text(heaps, n);
+        grundy_position *p = lab_build(heaps, n);
         int before[64], after[64];
-        size_t before_n = hidden_expand(p, before, 64, "the position before solving");
+        size_t before_n = lab_expand_at_most(p, before, 64, "the position before solving");
         bool n_first = lab_random(&rng) % 2;
         bool is_n = n_first ? grundy_is_n_position(p) : false;
         bool is_p = grundy_is_p_position(p);
@@ -228,14 +228,14 @@ LAB_TEST(task1_hidden, solver_leaves_random_positions_unchanged)
             is_n = grundy_is_n_position(p);
         char what[160];
         snprintf(what, sizeof what, "%s after grundy_is_p_position and grundy_is_n_position", text);
-        size_t after_n = hidden_expand(p, after, 64, what);
-        HIDDEN_EXPECT(after_n == before_n && memcmp(after, before, after_n * sizeof *after) == 0,
-                      SECTION_SOLVER, "the solver changed its argument: %s became %s", text,
-                      hidden_text(after, after_n));
+        size_t after_n = lab_expand_at_most(p, after, 64, what);
+        LAB_EXPECT(after_n == before_n && memcmp(after, before, after_n * sizeof *after) == 0,
+                   SECTION_SOLVER, "the solver changed its argument: %s became %s", text,
+                   lab_heaps_text(after, after_n));
         bool expected_p = oracle_is_p(heaps, n);
-        HIDDEN_EXPECT(is_p == expected_p && is_n == !expected_p, SECTION_SOLVER,
-                      "%s is %s; grundy_is_p_position returned %s and grundy_is_n_position %s",
-                      text, lab_outcome_text(expected_p), is_p ? "true" : "false", is_n ? "true" : "false");
+        LAB_EXPECT(is_p == expected_p && is_n == !expected_p, SECTION_SOLVER,
+                   "%s is %s; grundy_is_p_position returned %s and grundy_is_n_position %s",
+                   text, lab_outcome_text(expected_p), is_p ? "true" : "false", is_n ? "true" : "false");
         grundy_free(p);
     }
 }
@@ -252,19 +252,19 @@ LAB_TEST(task1_hidden, repeated_questions_agree)
     for (int i = 0; i < 12; i++)
         n[i] = hidden_draw_heaps(&rng, heaps[i], 2, 5, 6, MAX_TOTAL);
     for (int i = 0; i < 12; i++)
-        hidden_check_outcome(heaps[i], n[i], false, " (first time asked)", SECTION_SOLVER);
+        lab_check_outcome_asked(heaps[i], n[i], false, " (first time asked)", SECTION_SOLVER);
     for (int i = 11; i >= 0; i--)
-        hidden_check_outcome(heaps[i], n[i], true, " (asked again, N first)", SECTION_SOLVER);
+        lab_check_outcome_asked(heaps[i], n[i], true, " (asked again, N first)", SECTION_SOLVER);
     for (int i = 0; i < 12; i++) {
-        grundy_position *p = hidden_build(heaps[i], n[i]);
+        grundy_position *p = lab_build(heaps[i], n[i]);
         bool expected_p = oracle_is_p(heaps[i], n[i]);
         for (int k = 0; k < 3; k++) {
             bool is_p = grundy_is_p_position(p), is_n = grundy_is_n_position(p);
-            HIDDEN_EXPECT(is_p == expected_p && is_n == !expected_p, SECTION_SOLVER,
-                          "asked about the same %s object again (time %d): grundy_is_p_position "
-                          "returned %s and grundy_is_n_position %s; it is %s",
-                          hidden_text(heaps[i], n[i]), k + 3, is_p ? "true" : "false",
-                          is_n ? "true" : "false", lab_outcome_text(expected_p));
+            LAB_EXPECT(is_p == expected_p && is_n == !expected_p, SECTION_SOLVER,
+                       "asked about the same %s object again (time %d): grundy_is_p_position "
+                       "returned %s and grundy_is_n_position %s; it is %s",
+                       lab_heaps_text(heaps[i], n[i]), k + 3, is_p ? "true" : "false",
+                       is_n ? "true" : "false", lab_outcome_text(expected_p));
         }
         grundy_free(p);
     }

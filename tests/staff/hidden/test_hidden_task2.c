@@ -28,7 +28,6 @@
 #include "alloc_tracker.h"
 #include "expansion_counter.h"
 #include "hidden_seed.h"
-#include "hidden_support.h"
 #include "lab_support.h"
 #include "oracle.h"
 
@@ -80,7 +79,7 @@ static bool same_position(const position *a, const position *b)
 
 static const char *text_of(const position *p)
 {
-    return hidden_text(p->heaps, p->n);
+    return lab_heaps_text(p->heaps, p->n);
 }
 
 static const char *question(bool ask_p)
@@ -94,14 +93,14 @@ static const char *question(bool ask_p)
 static uint64_t ask(const position *p, bool ask_p, const char *context)
 {
     bool expected_p = oracle_is_p(p->heaps, p->n);
-    grundy_position *g = hidden_build(p->heaps, p->n);
+    grundy_position *g = lab_build(p->heaps, p->n);
     expansions_reset();
     bool answer = ask_p ? grundy_is_p_position(g) : grundy_is_n_position(g);
     uint64_t used = expansions();
     grundy_free(g);
-    HIDDEN_EXPECT(answer == (ask_p ? expected_p : !expected_p), SECTION_SOLVER,
-                  "grundy_is_%s_position(%s) %s returned %s; the position is %s", question(ask_p),
-                  text_of(p), context, answer ? "true" : "false", lab_outcome_text(expected_p));
+    LAB_EXPECT(answer == (ask_p ? expected_p : !expected_p), SECTION_SOLVER,
+               "grundy_is_%s_position(%s) %s returned %s; the position is %s", question(ask_p),
+               text_of(p), context, answer ? "true" : "false", lab_outcome_text(expected_p));
     return used;
 }
 
@@ -112,15 +111,15 @@ static uint64_t ask_within_bound(const position *p, bool ask_p, const char *cont
 {
     uint64_t bound = oracle_count_reachable_nonterminal(p->heaps, p->n) + 1; /* + {} */
     uint64_t used = ask(p, ask_p, context);
-    HIDDEN_EXPECT(used <= bound, SECTION_MEMO,
-                  "grundy_is_%s_position(%s) %s called grundy_get_moves %llu times, but only %llu "
-                  "distinct positions are reachable from it (counting {}); a memoized solver "
-                  "expands each at most once",
-                  question(ask_p), text_of(p), context, (unsigned long long)used, (unsigned long long)bound);
-    HIDDEN_EXPECT(used >= at_least, SECTION_MEMO,
-                  "grundy_is_%s_position(%s) %s never called grundy_get_moves; with nothing in the "
-                  "memo the solver must find the moves with grundy_get_moves",
-                  question(ask_p), text_of(p), context);
+    LAB_EXPECT(used <= bound, SECTION_MEMO,
+               "grundy_is_%s_position(%s) %s called grundy_get_moves %llu times, but only %llu "
+               "distinct positions are reachable from it (counting {}); a memoized solver "
+               "expands each at most once",
+               question(ask_p), text_of(p), context, (unsigned long long)used, (unsigned long long)bound);
+    LAB_EXPECT(used >= at_least, SECTION_MEMO,
+               "grundy_is_%s_position(%s) %s never called grundy_get_moves; with nothing in the "
+               "memo the solver must find the moves with grundy_get_moves",
+               question(ask_p), text_of(p), context);
     return used;
 }
 
@@ -129,10 +128,10 @@ static uint64_t ask_within_bound(const position *p, bool ask_p, const char *cont
 static void ask_cheap(const position *p, bool ask_p, const char *why)
 {
     uint64_t used = ask(p, ask_p, "with its answer in the memo");
-    HIDDEN_EXPECT(used <= 1, SECTION_MEMO,
-                  "%s, asking grundy_is_%s_position(%s) called grundy_get_moves %llu times; its answer "
-                  "is in the memo, so it needs at most 1",
-                  why, question(ask_p), text_of(p), (unsigned long long)used);
+    LAB_EXPECT(used <= 1, SECTION_MEMO,
+               "%s, asking grundy_is_%s_position(%s) called grundy_get_moves %llu times; its answer "
+               "is in the memo, so it needs at most 1",
+               why, question(ask_p), text_of(p), (unsigned long long)used);
 }
 
 LAB_TEST(task2_hidden, cold_query_expands_each_position_at_most_once)
@@ -277,36 +276,36 @@ LAB_TEST(task2_hidden, memo_size_follows_clear_and_queries)
         position a = draw_position(&rng, MIN_TOTAL, max_total(round));
         position b = draw_position(&rng, MIN_TOTAL, MAX_TOTAL);
         grundy_memo_clear();
-        HIDDEN_EXPECT(grundy_memo_size() == 0, SECTION_MEMO,
-                      "grundy_memo_size() is %zu right after grundy_memo_clear(); expected 0", grundy_memo_size());
+        LAB_EXPECT(grundy_memo_size() == 0, SECTION_MEMO,
+                   "grundy_memo_size() is %zu right after grundy_memo_clear(); expected 0", grundy_memo_size());
         grundy_memo_clear();
-        HIDDEN_EXPECT(grundy_memo_size() == 0, SECTION_MEMO,
-                      "grundy_memo_size() is %zu after calling grundy_memo_clear() twice; expected 0",
-                      grundy_memo_size());
+        LAB_EXPECT(grundy_memo_size() == 0, SECTION_MEMO,
+                   "grundy_memo_size() is %zu after calling grundy_memo_clear() twice; expected 0",
+                   grundy_memo_size());
         bool first_p = lab_random(&rng) % 2;
         (void)ask_within_bound(&a, first_p, "from an empty memo", 1);
         size_t size = grundy_memo_size();
         size_t reachable = oracle_count_reachable_nonterminal(a.heaps, a.n) + 1; /* + {} */
-        HIDDEN_EXPECT(size >= 1 && size <= reachable, SECTION_MEMO,
-                      "after grundy_is_%s_position(%s) from an empty memo, grundy_memo_size() is %zu; "
-                      "expected between 1 and %zu (the distinct positions reachable from it)",
-                      question(first_p), text_of(&a), size, reachable);
+        LAB_EXPECT(size >= 1 && size <= reachable, SECTION_MEMO,
+                   "after grundy_is_%s_position(%s) from an empty memo, grundy_memo_size() is %zu; "
+                   "expected between 1 and %zu (the distinct positions reachable from it)",
+                   question(first_p), text_of(&a), size, reachable);
         (void)ask(&a, true, "asked again");
         (void)ask(&a, false, "asked again");
-        HIDDEN_EXPECT(grundy_memo_size() == size, SECTION_MEMO,
-                      "asking about %s again changed grundy_memo_size() from %zu to %zu; a position "
-                      "already in the memo is not stored again",
-                      text_of(&a), size, grundy_memo_size());
+        LAB_EXPECT(grundy_memo_size() == size, SECTION_MEMO,
+                   "asking about %s again changed grundy_memo_size() from %zu to %zu; a position "
+                   "already in the memo is not stored again",
+                   text_of(&a), size, grundy_memo_size());
         (void)ask_within_bound(&b, lab_random(&rng) % 2, "after another query", 0);
-        HIDDEN_EXPECT(grundy_memo_size() >= size, SECTION_MEMO,
-                      "grundy_memo_size() went down from %zu to %zu when %s was solved after %s; the "
-                      "memo keeps every answer until grundy_memo_clear()",
-                      size, grundy_memo_size(), text_of(&b), text_of(&a));
+        LAB_EXPECT(grundy_memo_size() >= size, SECTION_MEMO,
+                   "grundy_memo_size() went down from %zu to %zu when %s was solved after %s; the "
+                   "memo keeps every answer until grundy_memo_clear()",
+                   size, grundy_memo_size(), text_of(&b), text_of(&a));
         grundy_memo_clear();
-        HIDDEN_EXPECT(grundy_memo_size() == 0, SECTION_MEMO,
-                      "grundy_memo_size() is %zu right after grundy_memo_clear() (after solving %s and %s); "
-                      "expected 0",
-                      grundy_memo_size(), text_of(&a), text_of(&b));
+        LAB_EXPECT(grundy_memo_size() == 0, SECTION_MEMO,
+                   "grundy_memo_size() is %zu right after grundy_memo_clear() (after solving %s and %s); "
+                   "expected 0",
+                   grundy_memo_size(), text_of(&a), text_of(&b));
     }
 }
 
@@ -384,23 +383,23 @@ LAB_TEST(task2_hidden, nothing_leaks_while_solving)
     grundy_memo_clear();
     size_t before = alloc_live_blocks();
     for (int i = 0; i < 8; i++) {
-        grundy_position *g = hidden_build(ps[i].heaps, ps[i].n);
+        grundy_position *g = lab_build(ps[i].heaps, ps[i].n);
         bool first = n_first[i] ? grundy_is_n_position(g) : grundy_is_p_position(g);
         bool second = n_first[i] ? grundy_is_p_position(g) : grundy_is_n_position(g);
         bool answer_p = n_first[i] ? second : first;
         bool answer_n = n_first[i] ? first : second;
         grundy_free(g);
-        HIDDEN_EXPECT(answer_p == is_p[i] && answer_n == !is_p[i], SECTION_SOLVER,
-                      "%s is %s; grundy_is_p_position returned %s and grundy_is_n_position %s",
-                      text_of(&ps[i]), lab_outcome_text(is_p[i]), answer_p ? "true" : "false",
-                      answer_n ? "true" : "false");
+        LAB_EXPECT(answer_p == is_p[i] && answer_n == !is_p[i], SECTION_SOLVER,
+                   "%s is %s; grundy_is_p_position returned %s and grundy_is_n_position %s",
+                   text_of(&ps[i]), lab_outcome_text(is_p[i]), answer_p ? "true" : "false",
+                   answer_n ? "true" : "false");
     }
     grundy_memo_clear();
     size_t after = alloc_live_blocks();
-    HIDDEN_EXPECT(after == before, SECTION_MEMO,
-                  "%zu heap block(s) allocated before and %zu after solving 8 positions (%s, %s, ...), "
-                  "freeing them and calling grundy_memo_clear(); free every move list (also when "
-                  "returning early) and let grundy_memo_clear() free the table (run `make memcheck` "
-                  "to see where they were allocated)",
-                  before, after, text_of(&ps[0]), text_of(&ps[1]));
+    LAB_EXPECT(after == before, SECTION_MEMO,
+               "%zu heap block(s) allocated before and %zu after solving 8 positions (%s, %s, ...), "
+               "freeing them and calling grundy_memo_clear(); free every move list (also when "
+               "returning early) and let grundy_memo_clear() free the table (run `make memcheck` "
+               "to see where they were allocated)",
+               before, after, text_of(&ps[0]), text_of(&ps[1]));
 }

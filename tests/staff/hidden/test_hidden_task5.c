@@ -17,7 +17,6 @@
 #include "expansion_counter.h"
 #include "grundy_winning.h"
 #include "hidden_seed.h"
-#include "hidden_support.h"
 #include "lab_support.h"
 #include "move_check.h"
 #include "oracle.h"
@@ -34,17 +33,18 @@ enum { MAX_TOTAL = 30, MAX_HEAPS = 64 };
  * move[] (canonical) and their count, 0 for NULL. */
 static size_t expect_winning(const int *heaps, size_t n, const char *how, int *move)
 {
-    grundy_position *p = hidden_build(heaps, n);
+    grundy_position *p = lab_build(heaps, n);
     int before[MAX_HEAPS], after[MAX_HEAPS];
-    size_t before_n = hidden_expand(p, before, MAX_HEAPS, "the position before grundy_winning_move");
+    size_t before_n = lab_expand_at_most(p, before, MAX_HEAPS, "the position before grundy_winning_move");
     grundy_position *w = grundy_winning_move(p);
-    size_t got_n = w == NULL ? 0 : hidden_expand(w, move, MAX_HEAPS, "the position grundy_winning_move returned");
+    size_t got_n =
+        w == NULL ? 0 : lab_expand_at_most(w, move, MAX_HEAPS, "the position grundy_winning_move returned");
     const char *problem = winning_move_problem(heaps, n, w != NULL, move, got_n);
-    HIDDEN_EXPECT(problem == NULL, SECTION_WINNING, "%s%s", problem, how);
-    size_t after_n = hidden_expand(p, after, MAX_HEAPS, "the position after grundy_winning_move");
-    HIDDEN_EXPECT(after_n == before_n && memcmp(after, before, after_n * sizeof *after) == 0,
-                  SECTION_WINNING, "grundy_winning_move changed its argument: %s became %s",
-                  hidden_text(before, before_n), hidden_text(after, after_n));
+    LAB_EXPECT(problem == NULL, SECTION_WINNING, "%s%s", problem, how);
+    size_t after_n = lab_expand_at_most(p, after, MAX_HEAPS, "the position after grundy_winning_move");
+    LAB_EXPECT(after_n == before_n && memcmp(after, before, after_n * sizeof *after) == 0,
+               SECTION_WINNING, "grundy_winning_move changed its argument: %s became %s",
+               lab_heaps_text(before, before_n), lab_heaps_text(after, after_n));
     grundy_free(w);
     grundy_free(p);
     return got_n;
@@ -97,7 +97,7 @@ LAB_TEST(task5_hidden, whole_games_against_a_random_opponent)
         if (oracle_is_p(heaps, n))
             heaps[n++] = 3; /* g(3) = 1 and every P-position has XOR 0: now it is N */
         char start[512];
-        snprintf(start, sizeof start, " (in a game from %s)", hidden_text(heaps, n));
+        snprintf(start, sizeof start, " (in a game from %s)", lab_heaps_text(heaps, n));
         for (;;) {
             int move[MAX_HEAPS];
             size_t move_n = expect_winning(heaps, n, start, move);
@@ -130,11 +130,11 @@ LAB_TEST(task5_hidden, warm_memo_answers_and_bound)
         expansions_reset();
         (void)expect_winning(heaps, n, " (with a warm memo)", move);
         uint64_t used = expansions();
-        HIDDEN_EXPECT(used <= bound, SECTION_WINNING,
-                      "grundy_winning_move(%s) called grundy_get_moves %llu times, but only %llu "
-                      "distinct positions are reachable from it (counting {}); ask the memoized "
-                      "solver about each move",
-                      hidden_text(heaps, n), (unsigned long long)used, (unsigned long long)bound);
+        LAB_EXPECT(used <= bound, SECTION_WINNING,
+                   "grundy_winning_move(%s) called grundy_get_moves %llu times, but only %llu "
+                   "distinct positions are reachable from it (counting {}); ask the memoized "
+                   "solver about each move",
+                   lab_heaps_text(heaps, n), (unsigned long long)used, (unsigned long long)bound);
     }
     grundy_memo_clear();
 }
@@ -156,8 +156,8 @@ LAB_TEST(task5_hidden, nothing_leaks_on_either_answer)
     }
     grundy_memo_clear();
     size_t after = alloc_live_blocks();
-    HIDDEN_EXPECT(after == before, SECTION_WINNING,
-                  "%zu heap block(s) are still allocated after 20 winning-move questions, freeing "
-                  "every result and calling grundy_memo_clear(); free the move list on every path",
-                  after - before);
+    LAB_EXPECT(after == before, SECTION_WINNING,
+               "%zu heap block(s) are still allocated after 20 winning-move questions, freeing "
+               "every result and calling grundy_memo_clear(); free the move list on every path",
+               after - before);
 }

@@ -20,7 +20,6 @@
 #include "grundy_nimbers.h"
 #include "hidden_memo.h"
 #include "hidden_seed.h"
-#include "hidden_support.h"
 #include "lab_support.h"
 #include "oracle.h"
 
@@ -51,12 +50,13 @@ LAB_TEST(task6_hidden, cancel_pairs_random_multisets)
             else
                 want[want_n++] = want[i];
         }
-        grundy_position *p = hidden_build(heaps, n);
+        grundy_position *p = lab_build(heaps, n);
         grundy_position *reduced = grundy_cancel_pairs(p);
-        size_t got_n = hidden_expand(reduced, got, MAX_HEAPS, "the position grundy_cancel_pairs returned");
-        HIDDEN_EXPECT(got_n == want_n && memcmp(got, want, got_n * sizeof *got) == 0, SECTION_PAIRS,
-                      "grundy_cancel_pairs(%s) returned %s; expected %s", hidden_text(heaps, n),
-                      hidden_text(got, got_n), hidden_text(want, want_n));
+        size_t got_n =
+            lab_expand_at_most(reduced, got, MAX_HEAPS, "the position grundy_cancel_pairs returned");
+        LAB_EXPECT(got_n == want_n && memcmp(got, want, got_n * sizeof *got) == 0, SECTION_PAIRS,
+                   "grundy_cancel_pairs(%s) returned %s; expected %s", lab_heaps_text(heaps, n),
+                   lab_heaps_text(got, got_n), lab_heaps_text(want, want_n));
         grundy_free(reduced);
         grundy_free(p);
     }
@@ -132,8 +132,8 @@ LAB_TEST(task6_hidden, nim_values_in_random_order)
     for (int round = 0; round < 40; round++) {
         int n = round % 4 == 0 ? hidden_between(&rng, 0, 40) : hidden_between(&rng, 0, 3000);
         int g = grundy_nim_value(n);
-        HIDDEN_EXPECT(g == oracle_nim_value(n), SECTION_NIMBERS, "grundy_nim_value(%d) returned %d; g(%d) = %d",
-                      n, g, n, oracle_nim_value(n));
+        LAB_EXPECT(g == oracle_nim_value(n), SECTION_NIMBERS, "grundy_nim_value(%d) returned %d; g(%d) = %d",
+                   n, g, n, oracle_nim_value(n));
     }
     grundy_nimbers_clear();
 }
@@ -160,25 +160,25 @@ LAB_TEST(task6_hidden, largest_height_first_within_budget)
      * as the public suite: 100 x the oracle's plain mex, this run. */
     unsigned rng = RNG(largest_height_first_within_budget);
     int n = hidden_between(&rng, 3000, 6000);
-    HIDDEN_EXPECT(grundy_nim_value(30) == oracle_nim_value(30), SECTION_NIMBERS,
-                  "grundy_nim_value(30) returned %d; g(30) = %d", grundy_nim_value(30), oracle_nim_value(30));
+    LAB_EXPECT(grundy_nim_value(30) == oracle_nim_value(30), SECTION_NIMBERS,
+               "grundy_nim_value(30) returned %d; g(30) = %d", grundy_nim_value(30), oracle_nim_value(30));
     double budget = 0;
     if (!lab_skip_timing("task6"))
         budget = cpu_budget(100, cpu_budget_measure(cpu_budget_nim_by_definition, &n));
     child_result r = child_run(largest_first_job, &n, 0, budget);
-    HIDDEN_EXPECT(r.outcome == CHILD_FINISHED, SECTION_NIMBERS,
-                  "g(%d), then g(%d), ..., g(0) again, from a cold table with a CPU budget of %.3f s: "
-                  "%s; every value must stay in the table after the call that computed it",
-                  n, n - 1, budget,
-                  r.outcome == CHILD_CRASHED ? child_crash_text(&r) : "it did not finish within its budget");
+    LAB_EXPECT(r.outcome == CHILD_FINISHED, SECTION_NIMBERS,
+               "g(%d), then g(%d), ..., g(0) again, from a cold table with a CPU budget of %.3f s: "
+               "%s; every value must stay in the table after the call that computed it",
+               n, n - 1, budget,
+               r.outcome == CHILD_CRASHED ? child_crash_text(&r) : "it did not finish within its budget");
     long long sum, want = 0;
     memcpy(&sum, r.result, sizeof sum);
     for (int h = 0; h <= n; h++)
         want += (long long)h * oracle_nim_value(h);
-    HIDDEN_EXPECT(sum == want, SECTION_NIMBERS,
-                  "asked from g(%d) down to g(0), grundy_nim_value gave values that differ from the "
-                  "nimbers g(0..%d)",
-                  n, n);
+    LAB_EXPECT(sum == want, SECTION_NIMBERS,
+               "asked from g(%d) down to g(0), grundy_nim_value gave values that differ from the "
+               "nimbers g(0..%d)",
+               n, n);
     grundy_nimbers_clear();
 }
 
@@ -203,16 +203,16 @@ LAB_TEST(task6_hidden, nim_is_p_random_large_positions)
                 sum = 0;
             }
         hidden_shuffle(heaps, n, &rng);
-        grundy_position *p = hidden_build(heaps, n);
+        grundy_position *p = lab_build(heaps, n);
         expansions_reset();
         bool is_p = grundy_nim_is_p(p);
         grundy_free(p);
         bool expected = oracle_is_p(heaps, n);
-        HIDDEN_EXPECT(is_p == expected && expansions() == 0, SECTION_NIMBERS,
-                      "grundy_nim_is_p(%s) returned %s after %llu calls of grundy_get_moves; it is an "
-                      "%s-position, and the XOR of nimbers needs no moves",
-                      hidden_text(heaps, n), is_p ? "true" : "false", (unsigned long long)expansions(),
-                      expected ? "P" : "N");
+        LAB_EXPECT(is_p == expected && expansions() == 0, SECTION_NIMBERS,
+                   "grundy_nim_is_p(%s) returned %s after %llu calls of grundy_get_moves; it is an "
+                   "%s-position, and the XOR of nimbers needs no moves",
+                   lab_heaps_text(heaps, n), is_p ? "true" : "false", (unsigned long long)expansions(),
+                   expected ? "P" : "N");
     }
     grundy_nimbers_clear();
 }
@@ -228,26 +228,26 @@ LAB_TEST(task6_hidden, nothing_leaks_in_a_random_workload)
     for (int round = 0; round < 20; round++) {
         int heaps[16];
         size_t n = hidden_draw_heaps(&rng, heaps, 1, 4, 6, 22);
-        grundy_position *p = hidden_build(heaps, n);
+        grundy_position *p = lab_build(heaps, n);
         grundy_free(grundy_cancel_pairs(p));
         bool expected = oracle_is_p(heaps, n);
         bool reduced = grundy_reduced_is_p(p), nim = grundy_nim_is_p(p);
-        HIDDEN_EXPECT(reduced == expected && nim == expected, SECTION_NIMBERS,
-                      "%s is an %s-position; grundy_reduced_is_p returned %s and grundy_nim_is_p %s",
-                      hidden_text(heaps, n), expected ? "P" : "N", reduced ? "true" : "false",
-                      nim ? "true" : "false");
+        LAB_EXPECT(reduced == expected && nim == expected, SECTION_NIMBERS,
+                   "%s is an %s-position; grundy_reduced_is_p returned %s and grundy_nim_is_p %s",
+                   lab_heaps_text(heaps, n), expected ? "P" : "N", reduced ? "true" : "false",
+                   nim ? "true" : "false");
         int h = hidden_between(&rng, 0, 500);
-        HIDDEN_EXPECT(grundy_nim_value(h) == oracle_nim_value(h), SECTION_NIMBERS,
-                      "grundy_nim_value(%d) returned %d; g(%d) = %d", h, grundy_nim_value(h), h,
-                      oracle_nim_value(h));
+        LAB_EXPECT(grundy_nim_value(h) == oracle_nim_value(h), SECTION_NIMBERS,
+                   "grundy_nim_value(%d) returned %d; g(%d) = %d", h, grundy_nim_value(h), h,
+                   oracle_nim_value(h));
         grundy_free(p);
         if (round % 7 == 6)
             grundy_nimbers_clear(); /* and clearing in the middle of it */
     }
     grundy_nimbers_clear();
     size_t after = alloc_live_blocks();
-    HIDDEN_EXPECT(after == before, SECTION_NIMBERS,
-                  "%zu heap block(s) are still allocated after a random mix of Task 6 calls and "
-                  "grundy_nimbers_clear()",
-                  after - before);
+    LAB_EXPECT(after == before, SECTION_NIMBERS,
+               "%zu heap block(s) are still allocated after a random mix of Task 6 calls and "
+               "grundy_nimbers_clear()",
+               after - before);
 }

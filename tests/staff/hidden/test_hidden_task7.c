@@ -26,14 +26,14 @@ TestSuite(task7_hidden, .description = "Task 7, hidden: the nimbers, bottom-up",
 /* Checks g[0 .. length-1] as the table for n; `how` says which call. */
 static void table_matches(const int *g, size_t length, int n, const char *how)
 {
-    HIDDEN_EXPECT(g != NULL && length == (size_t)n + 1, SECTION_TABLE,
-                  "grundy_nim_table(%d, &length)%s returned %s with length %zu; expected g(0..%d), %d "
-                  "values",
-                  n, how, g == NULL ? "NULL" : "a table", length, n, n + 1);
+    LAB_EXPECT(g != NULL && length == (size_t)n + 1, SECTION_TABLE,
+               "grundy_nim_table(%d, &length)%s returned %s with length %zu; expected g(0..%d), %d "
+               "values",
+               n, how, g == NULL ? "NULL" : "a table", length, n, n + 1);
     for (int h = 0; h <= n; h++)
-        HIDDEN_EXPECT(g[h] == oracle_nim_value(h), SECTION_TABLE,
-                      "grundy_nim_table(%d, &length)%s: g[%d] is %d, expected %d", n, how, h, g[h],
-                      oracle_nim_value(h));
+        LAB_EXPECT(g[h] == oracle_nim_value(h), SECTION_TABLE,
+                   "grundy_nim_table(%d, &length)%s: g[%d] is %d, expected %d", n, how, h, g[h],
+                   oracle_nim_value(h));
 }
 
 LAB_TEST(task7_hidden, random_sizes)
@@ -59,10 +59,10 @@ LAB_TEST(task7_hidden, tables_are_independent)
     int *g_big = grundy_nim_table(big, &big_length);
     table_matches(g_big, big_length, big, " (first call)");
     int *g_small = grundy_nim_table(small, &small_length);
-    HIDDEN_EXPECT(g_small != g_big, SECTION_TABLE,
-                  "grundy_nim_table(%d) and grundy_nim_table(%d) returned the same array; each call "
-                  "returns a new one, which its caller frees",
-                  big, small);
+    LAB_EXPECT(g_small != g_big, SECTION_TABLE,
+               "grundy_nim_table(%d) and grundy_nim_table(%d) returned the same array; each call "
+               "returns a new one, which its caller frees",
+               big, small);
     for (size_t i = 0; i < big_length; i++)
         g_big[i] = -1;
     table_matches(g_small, small_length, small, " (after a larger table, which was then overwritten)");
@@ -100,20 +100,20 @@ LAB_TEST(task7_hidden, larger_table_on_a_smaller_stack)
     if (!lab_skip_timing("task7"))
         budget = cpu_budget(10, cpu_budget_measure(cpu_budget_nim_by_definition, &check.n));
     child_result r = child_run(table_sum_job, &check, 32 * 1024, budget);
-    HIDDEN_EXPECT(r.outcome == CHILD_FINISHED, SECTION_TABLE,
-                  "grundy_nim_table(%d, &length) on a thread with a 32 KiB stack and a CPU budget of "
-                  "%.3f s: %s",
-                  check.n, budget,
-                  r.outcome == CHILD_CRASHED ? child_crash_text(&r) : "it did not finish within its budget");
+    LAB_EXPECT(r.outcome == CHILD_FINISHED, SECTION_TABLE,
+               "grundy_nim_table(%d, &length) on a thread with a 32 KiB stack and a CPU budget of "
+               "%.3f s: %s",
+               check.n, budget,
+               r.outcome == CHILD_CRASHED ? child_crash_text(&r) : "it did not finish within its budget");
     table_check got;
     memcpy(&got, r.result, sizeof got);
     long long want = 0;
     for (int h = 0; h <= check.n; h++)
         want += (long long)h * oracle_nim_value(h);
-    HIDDEN_EXPECT(got.length == (size_t)check.n + 1 && got.sum == want, SECTION_TABLE,
-                  "grundy_nim_table(%d, &length) on a small stack returned a table that differs from "
-                  "g(0..%d) (length %zu)",
-                  check.n, check.n, got.length);
+    LAB_EXPECT(got.length == (size_t)check.n + 1 && got.sum == want, SECTION_TABLE,
+               "grundy_nim_table(%d, &length) on a small stack returned a table that differs from "
+               "g(0..%d) (length %zu)",
+               check.n, check.n, got.length);
 }
 
 LAB_TEST(task7_hidden, nothing_else_stays_allocated)
@@ -127,13 +127,13 @@ LAB_TEST(task7_hidden, nothing_else_stays_allocated)
         int *g = grundy_nim_table(n, &length);
         size_t during = alloc_live_blocks();
         size_t table = n >= 0 ? alloc_blocks_of_a_returned_array() : 0;
-        HIDDEN_EXPECT(during == before + table, SECTION_TABLE,
-                      "right after grundy_nim_table(%d, &length), %zu more heap block(s) are live; "
-                      "expected %zu (the returned table only)",
-                      n, during - before, table);
+        LAB_EXPECT(during == before + table, SECTION_TABLE,
+                   "right after grundy_nim_table(%d, &length), %zu more heap block(s) are live; "
+                   "expected %zu (the returned table only)",
+                   n, during - before, table);
         free(g);
     }
-    HIDDEN_EXPECT(alloc_live_blocks() == before, SECTION_TABLE,
-                  "%zu heap block(s) are still allocated after freeing every table",
-                  alloc_live_blocks() - before);
+    LAB_EXPECT(alloc_live_blocks() == before, SECTION_TABLE,
+               "%zu heap block(s) are still allocated after freeing every table",
+               alloc_live_blocks() - before);
 }

@@ -21,7 +21,6 @@
 #include "grundy_stack.h"
 #include "hidden_memo.h"
 #include "hidden_seed.h"
-#include "hidden_support.h"
 #include "lab_support.h"
 #include "oracle.h"
 
@@ -97,17 +96,17 @@ LAB_TEST(task8_hidden, deep_random_positions_on_a_smaller_stack)
         char text[64];
         snprintf(text, sizeof text, "%s", deep_position_text(&d));
         child_result r = child_run(deep_position_job, &d, 32 * 1024, budget);
-        HIDDEN_EXPECT(r.outcome == CHILD_FINISHED, SECTION_STACK,
-                      "grundy_stack_is_p(%s) on a thread with a 32 KiB stack and a CPU budget of %.3f s: "
-                      "%s; every game from it lasts at least %d moves, so a recursive search needs "
-                      "that many C stack frames",
-                      text, budget,
-                      r.outcome == CHILD_CRASHED ? child_crash_text(&r) : "it did not finish within its budget",
-                      deep_position_moves(&d));
+        LAB_EXPECT(r.outcome == CHILD_FINISHED, SECTION_STACK,
+                   "grundy_stack_is_p(%s) on a thread with a 32 KiB stack and a CPU budget of %.3f s: "
+                   "%s; every game from it lasts at least %d moves, so a recursive search needs "
+                   "that many C stack frames",
+                   text, budget,
+                   r.outcome == CHILD_CRASHED ? child_crash_text(&r) : "it did not finish within its budget",
+                   deep_position_moves(&d));
         bool is_p, expected = deep_position_is_p(&d);
         memcpy(&is_p, r.result, sizeof is_p);
-        HIDDEN_EXPECT(is_p == expected, SECTION_STACK, "grundy_stack_is_p(%s) returned %s; it is an %s-position",
-                      text, is_p ? "true" : "false", expected ? "P" : "N");
+        LAB_EXPECT(is_p == expected, SECTION_STACK, "grundy_stack_is_p(%s) returned %s; it is an %s-position",
+                   text, is_p ? "true" : "false", expected ? "P" : "N");
     }
 }
 
@@ -128,8 +127,8 @@ LAB_TEST(task8_hidden, nothing_leaks_with_early_returns)
             grundy_stack_memo_clear();
     }
     grundy_stack_memo_clear();
-    HIDDEN_EXPECT(alloc_live_blocks() == before, SECTION_STACK,
-                  "%zu heap block(s) are still allocated after 20 questions and "
-                  "grundy_stack_memo_clear(); free the frames, every move list and the memo",
-                  alloc_live_blocks() - before);
+    LAB_EXPECT(alloc_live_blocks() == before, SECTION_STACK,
+               "%zu heap block(s) are still allocated after 20 questions and "
+               "grundy_stack_memo_clear(); free the frames, every move list and the memo",
+               alloc_live_blocks() - before);
 }
