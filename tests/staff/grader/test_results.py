@@ -48,3 +48,19 @@ class FlagsOf(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SuiteMessages(unittest.TestCase):
+    """A failure's file:line names our test file, hidden ones too: it never reaches students."""
+
+    def test_the_location_of_a_suite_or_a_header_is_dropped(self):
+        from gradelib.suites import _strip_location
+        self.assertEqual(_strip_location("tests/staff/hidden/test_hidden_task1.c:88: wrong (seed 4)"),
+                         "wrong (seed 4)")
+        self.assertEqual(_strip_location("tests/staff/hidden/hidden_memo.h:31: too many calls"),
+                         "too many calls")
+
+    def test_a_message_that_only_looks_like_one_is_kept(self):
+        from gradelib.suites import _strip_location
+        for message in ("grundy_new(0): returned NULL", "see grundy.h: the API", "a.c:x: not a line"):
+            self.assertEqual(_strip_location(message), message)
