@@ -6,7 +6,7 @@
  *
  * usage: timing_probe SERVER BUDGET_SECONDS HEAP...
  *        timing_probe --classify HEAP...
- *        timing_probe --calibrate HEAP...
+ *        timing_probe --calibrate RUNS HEAP...
  *
  * Starts SERVER as a student process, builds the position from an empty
  * memo, and asks grundy_is_p_position, then grundy_is_n_position. Prints
@@ -25,7 +25,9 @@
  * calibration solver (tests/public/support/calibration_solver.c, the same
  * yardstick as the students' own timing tests) takes on the position, in
  * this trusted process, as {"cpu": ..., "agrees": true if its answer is
- * the oracle's}.
+ * the oracle's}; the fastest of RUNS measurements, each from an empty
+ * memo, so one busy moment on the machine does not set the budget (and one
+ * process does it: a sandbox per run cost more than the runs).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -44,10 +46,10 @@ int main(int argc, char **argv)
     size_t n = 0;
     bool classify = argc >= 2 && strcmp(argv[1], "--classify") == 0;
     bool calibrate = argc >= 2 && strcmp(argv[1], "--calibrate") == 0;
-    int first = classify || calibrate ? 2 : 3;
+    int first = classify ? 2 : 3;
     if (argc < first || argc - first > 64) {
         fprintf(stderr, "usage: %s SERVER BUDGET_SECONDS HEAP... | --classify HEAP... | "
-                        "--calibrate HEAP...\n", argv[0]);
+                        "--calibrate RUNS HEAP...\n", argv[0]);
         return 2;
     }
     for (int i = first; i < argc; i++)
@@ -58,9 +60,17 @@ int main(int argc, char **argv)
         return 0;
     }
     if (calibrate) {
-        bool is_p;
-        double cpu = calibration_seconds(heaps, n, &is_p);
-        printf("{\"cpu\": %.6f, \"agrees\": %s}\n", cpu, is_p == expected_p ? "true" : "false");
+        int runs = atoi(argv[2]);
+        bool agrees = runs > 0;
+        double fastest = -1;
+        for (int k = 0; k < runs; k++) {
+            bool is_p;
+            double cpu = calibration_seconds(heaps, n, &is_p);
+            agrees = agrees && is_p == expected_p;
+            if (fastest < 0 || cpu < fastest)
+                fastest = cpu;
+        }
+        printf("{\"cpu\": %.6f, \"agrees\": %s}\n", fastest, agrees ? "true" : "false");
         return 0;
     }
     setenv("GRADER_SERVER", argv[1], 1);

@@ -12,6 +12,7 @@ and the timing and growth probes are prebuilt and never linked with a
 submission.
 """
 
+import concurrent.futures
 import os
 import shutil
 import subprocess
@@ -206,6 +207,16 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
         return
     build.accepted = True
     build.object = local
+
+
+def compile_files(mode, scratch, builds, cflags, obj_dir, log, check=True):
+    """compile_file on each of builds, side by side: one compiler per file,
+    each in its own sandbox, and the machine has a core per file."""
+    os.makedirs(obj_dir, exist_ok=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for done in [pool.submit(compile_file, mode, scratch, b, cflags, obj_dir, log, check)
+                     for b in builds]:
+            done.result()
 
 
 def make_harness():

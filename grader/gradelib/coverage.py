@@ -33,14 +33,9 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
     Writes OUT/coverage/index.html (gcovr's HTML) and OUT/coverage/cobertura.xml
     (for GitLab's coverage visualization)."""
     cov = os.path.join(scratch, "coverage")
-    objects = {}
-    for name, b in builds.items():
-        if not b.accepted:
-            continue
-        copy = build.FileBuild(name, present=True)
-        build.compile_file(mode, scratch, copy, config.COVERAGE_CFLAGS, cov, log, check=False)
-        if copy.accepted:
-            objects[name] = copy.object
+    copies = [build.FileBuild(name, present=True) for name, b in builds.items() if b.accepted]
+    build.compile_files(mode, scratch, copies, config.COVERAGE_CFLAGS, cov, log, check=False)
+    objects = {copy.file: copy.object for copy in copies if copy.accepted}
     if not objects:
         return None
     # One program for every task (each file's instrumented object, or the

@@ -7,7 +7,7 @@
     challenge -> {largest heap...} or None    the leaderboard's figure, no points
     memory    -> (findings, [TestResult])     valgrind around the student process
     growth    -> [TestResult]                 memory measured by the kernel, outside
-    coverage  -> {line_percent, ...} or None
+    coverage  -> {line_percent, ...} or None  (beside growth: neither is timed)
     score     -> [TestResult] with points     rubric, then the gates
     report    -> results.json, junit.xml, feedback
 
@@ -30,7 +30,9 @@ import concurrent.futures
 import datetime
 import fnmatch
 import os
+import itertools
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -54,6 +56,10 @@ class Context:
     phases: dict = field(default_factory=dict)
     programs: dict = field(default_factory=dict)   # (objects, static) -> (path or None, why)
     trusted_for: dict = field(default_factory=dict)  # task -> the trusted files its suites ran with
+    # Phases that overlap (compiles, memory, growth beside coverage) number
+    # their logs from one counter, and link programs one at a time.
+    log_numbers: object = field(default_factory=lambda: itertools.count(1))
+    link_lock: object = field(default_factory=threading.Lock)
 
     def phase(self, name, function, *args):
         start = time.monotonic()
@@ -70,9 +76,8 @@ class Context:
 def build_phase(ctx):
     builds = build.copy_sources(ctx.source_dir, ctx.scratch)
     build.copy_harness(ctx.scratch)
-    for b in builds.values():
-        build.compile_file(ctx.mode, ctx.scratch, b, config.CFLAGS,
-                           os.path.join(ctx.scratch, "obj"), ctx.log, check=ctx.object_checks)
+    build.compile_files(ctx.mode, ctx.scratch, builds.values(), config.CFLAGS,
+                        os.path.join(ctx.scratch, "obj"), ctx.log, check=ctx.object_checks)
     return builds
 
 
@@ -171,6 +176,12 @@ def student_program(ctx, builds, task, trusted, static=True, suffix=""):
     objects = tuple(object_for(ctx, builds, file, file == own.file or file in trusted)
                     for file in config.SUBMISSION_FILES)
     key = (objects, static)
+    with ctx.link_lock:
+        return _linked_once(ctx, key, suffix)
+
+
+def _linked_once(ctx, key, suffix):
+    objects, static = key
     if key not in ctx.programs:
         name = f"student_{len(ctx.programs)}{suffix}"
         path = os.path.join(ctx.scratch, "bin", name)
@@ -378,11 +389,15 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
         challenge_result = ctx.phase("challenge", challenge_phase, builds)
         memory, memory_results = ctx.phase("memory", memory_phase, builds,
                                            suite_results)
-        growth_results = ctx.phase("growth", growth_phase, builds,
-                                   memory_results)
         passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
-        cov = ctx.phase("coverage", lambda c: coverage.measure(c.mode, c.scratch, builds, c.out,
-                                                               c.seed, c.log, passed_public))
+        # Coverage runs beside growth: neither is timed, growth keeps one
+        # core busy, and together they take the longer of the two.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as beside:
+            cov_done = beside.submit(ctx.phase, "coverage",
+                                     lambda c: coverage.measure(c.mode, c.scratch, builds, c.out,
+                                                                c.seed, c.log, passed_public))
+            growth_results = ctx.phase("growth", growth_phase, builds, memory_results)
+            cov = cov_done.result()
         tests = (results_of_build_tests(builds) + suite_results + timing_results + memory_results
                  + growth_results)
         scored = score(tests, rubric_path)
@@ -411,12 +426,12 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
 
 def _save_log(ctx, result, cwd):
     """Keeps every sandboxed run's raw output in OUT/logs (capped by the sandbox)."""
-    ctx.run_count = getattr(ctx, "run_count", 0) + 1
+    number = next(ctx.log_numbers)
     what = os.path.basename(cwd)
     if "-o" in result.argv[:-1]:   # a compiler or linker run: name it by what it makes
         made = os.path.basename(result.argv[result.argv.index("-o") + 1])
         what = ("compile-" if "-c" in result.argv else "link-") + made
-    path = os.path.join(ctx.out, "logs", f"{ctx.run_count:02d}-{what}.txt")
+    path = os.path.join(ctx.out, "logs", f"{number:02d}-{what}.txt")
     with open(path + ".tmp", "w", encoding="utf-8") as handle:
         handle.write(f"$ {' '.join(result.argv)}\n# {result.describe()}, "
                      f"{result.wall_seconds:.2f} s wall, {result.stdout_bytes} bytes stdout, "

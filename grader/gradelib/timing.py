@@ -4,11 +4,11 @@ one yardstick, on positions drawn from the hidden seed.
 Run serially, after the suites, so nothing else of the grader's competes
 for the CPU. The yardstick is the students' own (tests/staff/lab.ini,
 [timing]): the calibration solver, timed by the trusted timing probe in its
-own process (--calibrate, config.CALIBRATION_RUNS times, the fastest
-counts). The probe then starts a student program, solves the position from
-an empty memo, and reads the student process's CPU time from the kernel;
-the student process cannot fork or hand work to another process (its
-seccomp filter), so that time is all the work it did. Its budget is
+own process (--calibrate: the fastest of config.CALIBRATION_RUNS runs). The
+probe then starts a student program, solves the position from an empty
+memo, and reads the student process's CPU time from the kernel; the
+student process cannot fork or hand work to another process (its seccomp
+filter), so that time is all the work it did. Its budget is
 config.TIMING_BUDGET_RATIO times the calibration; a second run is made only
 when the first came close to the budget. A timing check passes only when
 the solver answered within budget and both of its answers (P and N
@@ -72,19 +72,17 @@ def _probe(mode, scratch, program, heaps, budget, name):
 
 
 def calibrate(mode, scratch, heaps, name):
-    """The yardstick's CPU seconds on heaps (the fastest of its runs)."""
-    times = []
-    for k in range(config.CALIBRATION_RUNS):
-        verdict, result = probes.run(
-            mode, scratch, [build.timing_probe(scratch), "--calibrate", *map(str, heaps)],
-            f"timing-calibrate-{name}-{k}", sandbox.Limits(cpu_seconds=60, wall_seconds=120),
-            {"outcome": "probe failed", "message": "the calibration failed"})
-        if verdict.get("agrees") and isinstance(verdict.get("cpu"), (int, float)):
-            times.append(verdict["cpu"])
-    if not times:
+    """The yardstick's CPU seconds on heaps (the fastest of
+    config.CALIBRATION_RUNS runs, all in one trusted probe process)."""
+    verdict, result = probes.run(
+        mode, scratch, [build.timing_probe(scratch), "--calibrate", str(config.CALIBRATION_RUNS),
+                        *map(str, heaps)],
+        f"timing-calibrate-{name}", sandbox.Limits(cpu_seconds=60, wall_seconds=120),
+        {"outcome": "probe failed", "message": "the calibration failed"})
+    if not (verdict.get("agrees") and isinstance(verdict.get("cpu"), (int, float))):
         raise RuntimeError(f"the calibration solver failed on {position_text(heaps)}: "
                            f"{result.describe()} {result.stderr[:500]}")
-    return max(min(times), 1e-4)
+    return max(verdict["cpu"], 1e-4)
 
 
 def check(mode, scratch, student_program, seed, log):
