@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/grading_times.py - how long grading takes, and whether a hostile
-submission slows the grading beside it. A section of `make bench`; also
-runs on its own.
+submission slows the grading beside it. The grading section of `make
+bench` (bench/run); also runs on its own.
 
 usage: bench/grading_times.py [--fixtures NAME,...] [--hostile NAME,...] [--json FILE]
 
@@ -98,22 +98,19 @@ def graded_beside(neighbour, work, tag):
     return {"wall": round(wall, 1), **figures(out_ref)}
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--fixtures", default=",".join(ALONE))
-    parser.add_argument("--hostile", default=",".join(HOSTILE))
-    parser.add_argument("--json", help="also write the figures here")
-    args = parser.parse_args()
+def measure(fixtures=ALONE, hostile=HOSTILE):
+    """The figures: {"alone", "baseline", "neighbours", "honest_ok", "any_ok",
+    "neighbours_ok"}. Prints a line per grading as it goes."""
     subprocess.run(["make", "--no-print-directory", "-s", "grader-harness"], cwd=REPO, check=True)
     with tempfile.TemporaryDirectory(prefix="grading-times.") as work:
         os.chmod(work, 0o755)   # the sandbox user reads the submissions
         materialize("reference", work)
-        alone = graded_alone(["reference"] + [n for n in args.fixtures.split(",") if n], work)
+        alone = graded_alone(["reference"] + list(fixtures), work)
         baseline = graded_beside("reference", work, "baseline")
         print(f"beside     {'reference':<16} suites {baseline['phases'].get('suites')} s, timing CPU "
               f"{baseline['timing_cpu']:.3f} s (the baseline)", flush=True)
         neighbours = {}
-        for name in [n for n in args.hostile.split(",") if n]:
+        for name in hostile:
             row = graded_beside(name, work, name)
             row["suites_ratio"] = round(row["phases"].get("suites", 0) / max(baseline["phases"].get("suites", 1e-9), 1e-9), 2)
             row["timing_ratio"] = round(row["timing_cpu"] / max(baseline["timing_cpu"], 1e-9), 2)
@@ -122,17 +119,29 @@ def main():
             neighbours[name] = row
             print(f"beside     {name:<16} reference's score {row['score']}, suites x{row['suites_ratio']}, "
                   f"timing CPU x{row['timing_ratio']} -> {'ok' if row['ok'] else 'NOT MET'}", flush=True)
-    honest_ok = alone["reference"]["wall"] <= HONEST_LIMIT
-    any_ok = max(r["wall"] for r in alone.values()) <= ANY_LIMIT
-    print(f"targets: honest {alone['reference']['wall']} s (<= {HONEST_LIMIT}): {'met' if honest_ok else 'NOT MET'}; "
-          f"slowest {max(r['wall'] for r in alone.values())} s (<= {ANY_LIMIT}): {'met' if any_ok else 'NOT MET'}; "
-          f"neighbours: {'met' if all(r['ok'] for r in neighbours.values()) else 'NOT MET'}")
-    report = {"alone": alone, "baseline": baseline, "neighbours": neighbours,
-              "honest_ok": honest_ok, "any_ok": any_ok}
+    return {"alone": alone, "baseline": baseline, "neighbours": neighbours,
+            "honest_ok": alone["reference"]["wall"] <= HONEST_LIMIT,
+            "any_ok": max(r["wall"] for r in alone.values()) <= ANY_LIMIT,
+            "neighbours_ok": all(r["ok"] for r in neighbours.values())}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--fixtures", default=",".join(ALONE))
+    parser.add_argument("--hostile", default=",".join(HOSTILE))
+    parser.add_argument("--json", help="also write the figures here")
+    args = parser.parse_args()
+    report = measure([n for n in args.fixtures.split(",") if n], [n for n in args.hostile.split(",") if n])
+    alone = report["alone"]
+    slowest = max(r["wall"] for r in alone.values())
+    print(f"targets: honest {alone['reference']['wall']} s (<= {HONEST_LIMIT}): "
+          f"{'met' if report['honest_ok'] else 'NOT MET'}; slowest {slowest} s (<= {ANY_LIMIT}): "
+          f"{'met' if report['any_ok'] else 'NOT MET'}; neighbours: "
+          f"{'met' if report['neighbours_ok'] else 'NOT MET'}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump(report, handle, indent=1)
-    return 0 if honest_ok and any_ok and all(r["ok"] for r in neighbours.values()) else 1
+    return 0 if report["honest_ok"] and report["any_ok"] and report["neighbours_ok"] else 1
 
 
 if __name__ == "__main__":
