@@ -125,7 +125,7 @@ def result_of(test_id, record, report_error):
 
 def _strip_location(message):
     """Drops the suite's file:line prefix; students need the message, not our line.
-    A check made in a header (hidden_memo.h) has one too, and would name a
+    A check made in a header (hidden_seed.h) has one too, and would name a
     hidden file."""
     head, sep, rest = message.partition(": ")
     if sep and head.count(":") == 1 and head.split(":")[0].endswith((".c", ".h")) \

@@ -395,37 +395,10 @@ static void expect_moves(const int *heaps, size_t n)
     grundy_position *p = lab_build(heaps, n);
     lab_trace("grundy_get_moves(%s)", text);
     position_list *moves = grundy_get_moves(p);
-    LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves(%s) returned NULL; return a list (empty when there is no move)", text);
-    oracle_move_list *want = oracle_moves(heaps, n);
-    bool *matched = calloc(want->count + 1, sizeof *matched);
-    for (size_t i = 0; i < moves->size; i++) {
-        char what[256];
-        snprintf(what, sizeof what, "move %zu of grundy_get_moves(%s)", i, text);
-        int got[LAB_MAX_HEAPS];
-        size_t got_n = lab_expand(moves->items[i], got, what);
-        size_t k = 0;
-        while (k < want->count &&
-               !(want->lengths[k] == got_n &&
-                 (got_n == 0 || memcmp(want->positions[k], got, got_n * sizeof *got) == 0)))
-            k++;
-        LAB_EXPECT(k < want->count, SECTION_MOVES,
-                   "grundy_get_moves(%s) returned %s, which is not one move away", text,
-                   lab_heaps_text(got, got_n));
-        LAB_EXPECT(!matched[k], SECTION_MOVES,
-                   "grundy_get_moves(%s) returned %s twice; each distinct position must appear once "
-                   "(loop over distinct heights, not over heaps)",
-                   text, lab_heaps_text(got, got_n));
-        matched[k] = true;
-    }
-    for (size_t k = 0; k < want->count; k++)
-        LAB_EXPECT(matched[k], SECTION_MOVES,
-                   "grundy_get_moves(%s) is missing the move to %s (%zu of %zu moves returned)", text,
-                   lab_heaps_text(want->positions[k], want->lengths[k]), moves->size, want->count);
+    lab_expect_oracle_moves(moves, heaps, n, text);
     char what[256];
     snprintf(what, sizeof what, "the position after grundy_get_moves(%s) (it must not change)", text);
     expect_heaps(p, what, heaps, n, SECTION_MOVES);
-    free(matched);
-    oracle_move_list_free(want);
     lab_trace("position_list_free(the moves of %s)", text);
     position_list_free(moves);
     grundy_free(p);

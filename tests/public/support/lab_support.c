@@ -251,6 +251,42 @@ void lab_expect_answer(const int *heaps, size_t n, bool asked_p, bool answer, co
     expect_answer(heaps, n, "", asked_p, answer, section);
 }
 
+void lab_expect_oracle_moves(const position_list *moves, const int *heaps, size_t n, const char *text)
+{
+    LAB_EXPECT(moves != NULL, SECTION_MOVES,
+               "grundy_get_moves(%s) returned NULL; return a list (empty when there is no move)", text);
+    LAB_EXPECT(moves->size == 0 || moves->items != NULL, SECTION_MOVES,
+               "grundy_get_moves(%s) returned a list of size %zu with items NULL", text, moves->size);
+    oracle_move_list *want = oracle_moves(heaps, n);
+    bool *matched = calloc(want->count + 1, sizeof *matched);
+    LAB_EXPECT(matched != NULL, SECTION_MOVES, "internal error: out of memory");
+    for (size_t i = 0; i < moves->size; i++) {
+        char what[256];
+        snprintf(what, sizeof what, "move %zu of grundy_get_moves(%s)", i, text);
+        int got[LAB_MAX_HEAPS];
+        size_t got_n = lab_expand(moves->items[i], got, what);
+        size_t k = 0;
+        while (k < want->count &&
+               !(want->lengths[k] == got_n &&
+                 (got_n == 0 || memcmp(want->positions[k], got, got_n * sizeof *got) == 0)))
+            k++;
+        LAB_EXPECT(k < want->count, SECTION_MOVES,
+                   "grundy_get_moves(%s) returned %s, which is not one move away", text,
+                   lab_heaps_text(got, got_n));
+        LAB_EXPECT(!matched[k], SECTION_MOVES,
+                   "grundy_get_moves(%s) returned %s twice; each distinct position must appear once "
+                   "(loop over distinct heights, not over heaps)",
+                   text, lab_heaps_text(got, got_n));
+        matched[k] = true;
+    }
+    for (size_t k = 0; k < want->count; k++)
+        LAB_EXPECT(matched[k], SECTION_MOVES,
+                   "grundy_get_moves(%s) is missing the move to %s (%zu of %zu moves returned)", text,
+                   lab_heaps_text(want->positions[k], want->lengths[k]), moves->size, want->count);
+    free(matched);
+    oracle_move_list_free(want);
+}
+
 void lab_check_outcome(const int *heaps, size_t n, const char *section)
 {
     lab_check_outcome_asked(heaps, n, false, "", section);

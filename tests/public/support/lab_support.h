@@ -126,6 +126,12 @@ size_t lab_expand(const grundy_position *p, int *heaps, const char *what);
  * more heaps than LAB_MAX_HEAPS (or that keeps smaller arrays). */
 size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, const char *what);
 
+/* Checks `moves`, what grundy_get_moves returned for the position with
+ * these heaps (`text` names it in messages), against the oracle's moves:
+ * a list, every move a valid position one move away, each distinct
+ * position exactly once, none missing. */
+void lab_expect_oracle_moves(const position_list *moves, const int *heaps, size_t n, const char *text);
+
 /* The student's position as text, without trusting grundy_to_string's
  * input to be valid: the invariant is checked first. */
 const char *lab_position_text(const grundy_position *p, const char *what);

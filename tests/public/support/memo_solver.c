@@ -8,14 +8,24 @@
 
 uint64_t memo_solver_ask(const memo_solver *s, const int *heaps, size_t n)
 {
+    return memo_solver_ask_within(s, heaps, n, 0, "");
+}
+
+uint64_t memo_solver_ask_within(const memo_solver *s, const int *heaps, size_t n, uint64_t bound,
+                                const char *how)
+{
     grundy_position *p = lab_build(heaps, n);
     expansions_reset();
     bool is_p = s->is_p(p);
     uint64_t used = expansions();
     grundy_free(p);
     bool expected = oracle_is_p(heaps, n);
-    LAB_EXPECT(is_p == expected, s->section, "%s(%s) returned %s; it is an %s-position", s->name,
-               lab_heaps_text(heaps, n), is_p ? "true" : "false", expected ? "P" : "N");
+    LAB_EXPECT(is_p == expected, s->section, "%s(%s)%s returned %s; it is an %s-position", s->name,
+               lab_heaps_text(heaps, n), how, is_p ? "true" : "false", expected ? "P" : "N");
+    LAB_EXPECT(bound == 0 || used <= bound, s->section,
+               "%s(%s)%s called grundy_get_moves %llu times, but it may meet only %llu distinct "
+               "positions (counting {}); a memoized search expands each at most once",
+               s->name, lab_heaps_text(heaps, n), how, (unsigned long long)used, (unsigned long long)bound);
     return used;
 }
 

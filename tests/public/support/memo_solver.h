@@ -33,6 +33,12 @@ typedef struct {
  * the calls of grundy_get_moves it made. */
 uint64_t memo_solver_ask(const memo_solver *s, const int *heaps, size_t n);
 
+/* memo_solver_ask, also failing the test when (bound > 0) the solver
+ * called grundy_get_moves more than `bound` times. `how` follows the
+ * position in messages, e.g. " from an empty memo" (or ""). */
+uint64_t memo_solver_ask_within(const memo_solver *s, const int *heaps, size_t n, uint64_t bound,
+                                const char *how);
+
 /* The memo's own life: from an empty memo one question about {heap}
  * leaves between 1 and `bound` positions in the solver's memo and none in
  * the Task 2 memo; clearing empties it; the next question starts cold. */

@@ -18,9 +18,9 @@
 #include "cpu_budget.h"
 #include "expansion_counter.h"
 #include "grundy_nimbers.h"
-#include "hidden_memo.h"
 #include "hidden_seed.h"
 #include "lab_support.h"
+#include "memo_solver.h"
 #include "oracle.h"
 
 TestSuite(task6_hidden, .description = "Task 6, hidden: pairs cancel, and nimbers", .timeout = 60);
@@ -75,7 +75,7 @@ static void reduced_within(const int *heaps, size_t n, const int *bound_heaps, s
 {
     if (cold)
         grundy_nimbers_clear();
-    (void)hidden_ask_within(&REDUCED, heaps, n, oracle_count_reachable_reduced(bound_heaps, bound_n) + 1, how);
+    (void)memo_solver_ask_within(&REDUCED, heaps, n, oracle_count_reachable_reduced(bound_heaps, bound_n) + 1, how);
 }
 
 LAB_TEST(task6_hidden, reduced_random_positions)

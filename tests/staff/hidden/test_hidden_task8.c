@@ -19,9 +19,9 @@
 #include "deep_position.h"
 #include "expansion_counter.h"
 #include "grundy_stack.h"
-#include "hidden_memo.h"
 #include "hidden_seed.h"
 #include "lab_support.h"
+#include "memo_solver.h"
 #include "oracle.h"
 
 TestSuite(task8_hidden, .description = "Task 8, hidden: the solver without recursion", .timeout = 120);
@@ -38,7 +38,7 @@ static const memo_solver STACK = {
 static void solve(const int *heaps, size_t n, bool bounded, const char *how)
 {
     uint64_t bound = bounded ? oracle_count_reachable_nonterminal(heaps, n) + 1 : 0; /* + {} */
-    (void)hidden_ask_within(&STACK, heaps, n, bound, how);
+    (void)memo_solver_ask_within(&STACK, heaps, n, bound, how);
 }
 
 LAB_TEST(task8_hidden, random_positions_from_a_cold_memo)
