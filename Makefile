@@ -66,15 +66,6 @@ SUPPORT_OBJ := $(patsubst %.c,$(SHARED)/support/%.o,$(notdir $(SUPPORT_SRC)))
 IMPL_OBJ := $(BUILD)/impl/grundy_position.o $(BUILD)/impl/grundy_solver.o
 SUITE_PROGRAMS := $(TASKS:%=$(BUILD)/test_%)
 
-# Each test program wraps what its checks observe: every allocation (leak checks
-# as assertions) and, for Task 2, every call to grundy_get_moves (the
-# memoization check). See tests/public/support/*.h.
-WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
-LDLIBS_TEST := -lcriterion
-
-# Criterion's own flags for the test programs; one test process per core.
-CRITERION_FLAGS ?=
-
 .PHONY: all test $(TASKS:%=test-%) memcheck coverage check demo deps handouts clean
 .DEFAULT_GOAL := all
 
@@ -100,19 +91,8 @@ $(SHARED)/lab/%.o: tests/public/suites/%.c $(wildcard tests/public/support/*.h) 
 $(SHARED)/liboracle.a: $(ORACLE_OBJ)
 	$(AR) rcs $@ $^
 
-COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(SHARED)/support/lab_support.o \
-                   $(SHARED)/support/lab_report.o $(SHARED)/support/alloc_tracker.o
-
-$(BUILD)/test_task0: $(SHARED)/lab/test_task0.o $(COMMON_TEST_OBJ) $(SHARED)/liboracle.a
-	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(LDLIBS_TEST)
-
-$(BUILD)/test_task1: $(SHARED)/lab/test_task1.o $(COMMON_TEST_OBJ) $(SHARED)/liboracle.a
-	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(LDLIBS_TEST)
-
-$(BUILD)/test_task2: $(SHARED)/lab/test_task2.o $(COMMON_TEST_OBJ) \
-                     $(SHARED)/support/expansion_counter.o $(SHARED)/support/calibration_solver.o \
-                     $(SHARED)/support/timed_run.o $(SHARED)/liboracle.a
-	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
+# Tasks 0-2's test programs: linked as in the student release.
+include tests/public/suite-programs.mk
 
 # `grundy play` runs the game loop students get for `make play`
 # (student/play_game.c), against the oracle.

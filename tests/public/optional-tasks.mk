@@ -10,10 +10,12 @@
 #
 # Included by the staff Makefile after tests/public/student-targets.mk, and meant
 # for the student release's Makefile too. The including Makefile defines
-# IMPL, BUILD, BASE_CFLAGS, IMPL_OBJ, GIVEN_OBJ, COMMON_TEST_OBJ,
-# ORACLE_LIB, WRAP_ALLOC, LDLIBS_TEST and CRITERION_FLAGS, and the pattern
-# rules that compile $(IMPL)/%.c, student/%.c, tests/public/suites/%.c and
-# tests/public/support/%.c into $(BUILD)/impl, given, lab and support.
+# IMPL, BUILD, SHARED, BASE_CFLAGS, IMPL_OBJ, GIVEN_OBJ and ORACLE_LIB,
+# includes tests/public/suite-programs.mk (COMMON_TEST_OBJ, WRAP_ALLOC,
+# LDLIBS_TEST, CRITERION_FLAGS), and has the pattern rules that compile
+# $(IMPL)/%.c, student/%.c, tests/public/suites/%.c and
+# tests/public/support/%.c into $(BUILD)/impl and $(SHARED)/given, lab and
+# support.
 
 # The optional tasks and the file a student writes for each (taskN_FILE, in
 # $(IMPL), with its header in student/) come from the lab's definition

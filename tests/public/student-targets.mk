@@ -1,8 +1,9 @@
 # tests/public/student-targets.mk - the targets students run: test, test-taskN,
 # memcheck and coverage. Included by the staff Makefile and by the student
 # release's Makefile (grader/release/Makefile), so both run the suites the
-# same way. The including Makefile defines IMPL, IMPL_NAME, BUILD, TASKS,
-# SUITE_PROGRAMS and CRITERION_FLAGS, and how to build $(BUILD)/test_<task>.
+# same way. The including Makefile defines IMPL, IMPL_NAME, BUILD, TASKS and
+# SUITE_PROGRAMS, and includes tests/public/suite-programs.mk (how to build
+# $(BUILD)/test_<task>, and CRITERION_FLAGS).
 #
 # OPTIONAL_TASKS (the lab definition's choice, or as set) adds optional
 # Part 2 tasks after Tasks 0-2, e.g. OPTIONAL_TASKS="task5 task6"; their

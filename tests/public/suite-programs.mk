@@ -1,0 +1,30 @@
+# tests/public/suite-programs.mk - how the test programs of Tasks 0-2 are
+# linked: one program per task, its suite with the student's two files,
+# the given code, the suites' support and the oracle. Included by the
+# staff Makefile and by the student release's Makefile
+# (grader/release/Makefile), which define BUILD, SHARED (where what every
+# IMPL shares is built: $(BUILD) in the release), BASE_CFLAGS, IMPL_OBJ,
+# GIVEN_OBJ and ORACLE_LIB, and the rules that compile the objects.
+
+# Each test program wraps what its checks observe: every allocation (leak checks
+# as assertions) and, for Task 2, every call to grundy_get_moves (the
+# memoization check). See tests/public/support/*.h.
+WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
+LDLIBS_TEST := -lcriterion
+
+# Criterion's own flags for the test programs, e.g. CRITERION_FLAGS=--verbose.
+CRITERION_FLAGS ?=
+
+COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(SHARED)/support/lab_support.o \
+                   $(SHARED)/support/lab_report.o $(SHARED)/support/alloc_tracker.o
+
+$(BUILD)/test_task0: $(SHARED)/lab/test_task0.o $(COMMON_TEST_OBJ) $(ORACLE_LIB)
+	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(LDLIBS_TEST)
+
+$(BUILD)/test_task1: $(SHARED)/lab/test_task1.o $(COMMON_TEST_OBJ) $(ORACLE_LIB)
+	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(LDLIBS_TEST)
+
+$(BUILD)/test_task2: $(SHARED)/lab/test_task2.o $(COMMON_TEST_OBJ) \
+                     $(SHARED)/support/expansion_counter.o $(SHARED)/support/calibration_solver.o \
+                     $(SHARED)/support/timed_run.o $(ORACLE_LIB)
+	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
