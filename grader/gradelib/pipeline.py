@@ -365,11 +365,7 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
     submission, out = os.path.realpath(submission), os.path.realpath(out_dir)
     os.makedirs(os.path.join(out, "logs"), exist_ok=True)
     all_tests = all_graded_tests()
-    # Refuse a bad rubric before any work: every test the run can produce.
-    rubric.assign(rubric_path, all_tests + [f"build::{f}" for f in config.SUBMISSION_FILES]
-                  + [f"memory::task{t}" for t in config.TASKS]
-                  + [f"growth::task{t}" for t in config.TASKS]
-                  + ["timing::" + name for name in config.TIMED_SHAPES], **config.RUBRIC_TERM)
+    _refuse_a_bad_rubric(rubric_path, all_tests)
     space = scratch_dir.Scratch(log, keep=keep_scratch)
     scratch = space.path
     try:
@@ -383,35 +379,13 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
                              "the grader, it is not a grade.")
         log(f"sandbox: {mode.describe()}; scratch: {space.describe()}")
         log(f"seed: {seed}")
-        builds = ctx.phase("build", build_phase)
-        suite_results, _ = ctx.phase("suites", suites_phase, builds, all_tests)
-        timing_entries, timing_results = ctx.phase("timing", timing_phase, builds)
-        challenge_result = ctx.phase("challenge", challenge_phase, builds)
-        memory, memory_results = ctx.phase("memory", memory_phase, builds,
-                                           suite_results)
-        passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
-        # Coverage runs beside growth: neither is timed, growth keeps one
-        # core busy, and together they take the longer of the two.
-        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as beside:
-            cov_done = beside.submit(ctx.phase, "coverage",
-                                     lambda c: coverage.measure(c.mode, c.scratch, builds, c.out,
-                                                                c.seed, c.log, passed_public))
-            growth_results = ctx.phase("growth", growth_phase, builds, memory_results)
-            cov = cov_done.result()
-        tests = (results_of_build_tests(builds) + suite_results + timing_results + memory_results
-                 + growth_results)
-        scored = score(tests, rubric_path)
-        entries = result_entries(scored)
+        builds, tests, figures = run_phases(ctx, all_tests)
         result = {"submission": submission, "started": started, "seed": seed,
                   "task_titles": dict(config.TASK_TITLES),
                   "sandbox": mode.describe(), "hidden_visibility": hidden_visibility,
                   "phases": ctx.phases, "notes": ctx.notes,
                   "builds": [b.as_result() for b in builds.values()],
-                  "tests": entries, "timing": timing_entries, "challenge": challenge_result,
-                  "memory": memory, "coverage": cov,
-                  "flags": flags_of([t for t, _, _ in scored], builds),
-                  "score": round(sum(e["score"] for e in entries), 2),
-                  "max_score": round(sum(e["max_score"] for e in entries), 2)}
+                  **figures, **scored_result(tests, builds, rubric_path)}
         start = time.monotonic()
         result["execution_time"] = round(time.monotonic() - wall, 2)
         reports.write_reports(result, out, handout=config.HANDOUT)
@@ -422,6 +396,46 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
         return result
     finally:
         space.close()   # says where it is kept, with --keep-scratch
+
+
+def _refuse_a_bad_rubric(rubric_path, all_tests):
+    """Before any work: the rubric must place every test the run can produce."""
+    rubric.assign(rubric_path, all_tests + [f"build::{f}" for f in config.SUBMISSION_FILES]
+                  + [f"memory::task{t}" for t in config.TASKS]
+                  + [f"growth::task{t}" for t in config.TASKS]
+                  + ["timing::" + name for name in config.TIMED_SHAPES], **config.RUBRIC_TERM)
+
+
+def run_phases(ctx, all_tests):
+    """(builds, every TestResult, the figures the reports show beside them):
+    the phases in their order, the timed ones alone."""
+    builds = ctx.phase("build", build_phase)
+    suite_results, _ = ctx.phase("suites", suites_phase, builds, all_tests)
+    timing_entries, timing_results = ctx.phase("timing", timing_phase, builds)
+    challenge_result = ctx.phase("challenge", challenge_phase, builds)
+    memory, memory_results = ctx.phase("memory", memory_phase, builds, suite_results)
+    passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
+    # Coverage runs beside growth: neither is timed, growth keeps one
+    # core busy, and together they take the longer of the two.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as beside:
+        cov_done = beside.submit(ctx.phase, "coverage",
+                                 lambda c: coverage.measure(c.mode, c.scratch, builds, c.out,
+                                                            c.seed, c.log, passed_public))
+        growth_results = ctx.phase("growth", growth_phase, builds, memory_results)
+        cov = cov_done.result()
+    tests = (results_of_build_tests(builds) + suite_results + timing_results + memory_results
+             + growth_results)
+    return builds, tests, {"timing": timing_entries, "challenge": challenge_result,
+                           "memory": memory, "coverage": cov}
+
+
+def scored_result(tests, builds, rubric_path):
+    """The result's tests, flags and totals, from the rubric and the gates."""
+    scored = score(tests, rubric_path)
+    entries = result_entries(scored)
+    return {"tests": entries, "flags": flags_of([t for t, _, _ in scored], builds),
+            "score": round(sum(e["score"] for e in entries), 2),
+            "max_score": round(sum(e["max_score"] for e in entries), 2)}
 
 
 def _save_log(ctx, result, cwd):
