@@ -30,6 +30,7 @@ grading with a sandbox that cannot read the build, which would look like a
 submission that does not compile.
 """
 
+import atexit
 import fcntl
 import os
 import pwd
@@ -166,15 +167,34 @@ def _claim_sandbox_uid():
             continue            # a real account: never borrow it
         except KeyError:
             pass
-        handle = open(os.path.join(lock_dir, f"grundy-grader-uid-{uid}.lock"), "a")
+        handle = _open_lock_file(os.path.join(lock_dir, f"grundy-grader-uid-{uid}.lock"))
+        if handle is None:
+            continue
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             handle.close()
             continue
         _uid_lock = (handle, uid)
+        atexit.register(handle.close)   # the lock ends with the grading
         return uid
     raise RuntimeError(f"all {len(SANDBOX_UIDS)} sandbox uids are in use by other gradings")
+
+
+def _open_lock_file(path):
+    """The lock file, or None when it is not a regular file: opened without
+    following a link, since where /run/lock is not writable the locks live
+    in /tmp, where a sandbox without bubblewrap could plant a link or a
+    FIFO. Such a uid is passed over, not trusted."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+                     | os.O_CLOEXEC, 0o644)
+    except OSError:
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return os.fdopen(fd, "a")
 
 
 def _unsearchable_parent(path, uid, gid):

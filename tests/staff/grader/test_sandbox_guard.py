@@ -60,5 +60,38 @@ class GiveTo(unittest.TestCase):
             self.give(os.path.join(self.own, "sub", "file"))
 
 
+
+class UidLockFile(unittest.TestCase):
+    """The per-uid lock files may live in /tmp, which a sandbox without
+    bubblewrap can write: root must pass over a planted link or FIFO, never
+    open what it points to."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+
+    def test_a_regular_lock_file_is_opened(self):
+        handle = sandbox._open_lock_file(os.path.join(self.dir.name, "grundy-grader-uid-1.lock"))
+        self.assertIsNotNone(handle)
+        handle.close()
+
+    def test_a_planted_link_is_passed_over_and_its_target_untouched(self):
+        target = os.path.join(self.dir.name, "secret")
+        with open(target, "w", encoding="utf-8") as handle:
+            handle.write("x")
+        link = os.path.join(self.dir.name, "grundy-grader-uid-2.lock")
+        os.symlink(target, link)
+        self.assertIsNone(sandbox._open_lock_file(link))
+        dangling = os.path.join(self.dir.name, "grundy-grader-uid-3.lock")
+        os.symlink(os.path.join(self.dir.name, "made-by-root"), dangling)
+        self.assertIsNone(sandbox._open_lock_file(dangling))
+        self.assertFalse(os.path.exists(os.path.join(self.dir.name, "made-by-root")))
+
+    def test_a_planted_fifo_is_passed_over_without_blocking(self):
+        fifo = os.path.join(self.dir.name, "grundy-grader-uid-4.lock")
+        os.mkfifo(fifo)
+        self.assertIsNone(sandbox._open_lock_file(fifo))
+
+
 if __name__ == "__main__":
     unittest.main()
