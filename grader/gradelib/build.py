@@ -189,8 +189,13 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
         return
     build.compiled = True
     build.warnings = messages
-    problems = objcheck.check(raw, build.file) if check else []
-    _, defined = objcheck.symbols(raw)
+    tool = _sandboxed_tool(mode, obj_dir)
+    try:
+        problems, defined = objcheck.check(raw, build.file, tool, forbid=check)
+    except objcheck.ToolFailed as error:
+        build.rejections = [f"{build.file}: its object file could not be checked: {error}"]
+        build.rejected_names = ["objcheck"]
+        return
     for function in config.DEFINES[build.file]:
         if function not in defined:
             problems.append((f"missing-{function}", f"{build.file} does not define {function}(), "
@@ -200,13 +205,28 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
     if build.rejections:
         return
     local = os.path.join(obj_dir, build.file.replace(".c", ".o"))
-    ok, error = objcheck.localize(raw, local)
+    ok, error = objcheck.localize(raw, local, defined, tool)
     if not ok:
         build.rejections.append(f"{build.file}: its object file could not be prepared: {error}")
         build.rejected_names.append("objcopy")
         return
     build.accepted = True
     build.object = local
+
+
+def _sandboxed_tool(mode, obj_dir):
+    """objcheck's runner for a submission's object: binutils read what the
+    sandbox wrote (an object built from the student's source), so they run
+    in the sandbox too, as its user, with a time limit; root never opens it.
+    Their output comes back through a pipe, whole or refused."""
+    def tool(argv):
+        result = sandbox.run(mode, argv, cwd=obj_dir, writable=[obj_dir], side_channel=True,
+                             limits=sandbox.Limits(cpu_seconds=20, wall_seconds=30))
+        if len(result.side) > sandbox.SIDE_CAP - (1 << 16):
+            return 1, "", f"its output passed {sandbox.SIDE_CAP >> 20} MiB"
+        status = result.returncode if result.ok else 1
+        return status, result.side.decode("utf-8", "replace"), result.stderr.strip() or result.describe()
+    return tool
 
 
 def compile_files(mode, scratch, builds, cflags, obj_dir, log, check=True):

@@ -17,10 +17,13 @@ not do, instead of a bare "killed by the sandbox". Each check:
   --keep-global-symbol), so a helper of the submission can neither clash
   with nor stand in for a symbol of what its student program is linked with
   (the server loop, the given code, the counters, the reference's other file).
+
+objdump, nm and objcopy read the object in the sandbox, as the grading's
+user (build._sandboxed_tool): it was written where the sandbox can write,
+from the student's source, and root opens nothing from there.
 """
 
 import re
-import subprocess
 
 from . import labdef
 
@@ -64,12 +67,26 @@ FORBIDDEN_SECTIONS = [
 SYSCALL = re.compile(r"\b(syscall|sysenter|int\s+\$0x80)\b")
 
 
-def _tool(argv):
-    return subprocess.run(argv, capture_output=True, text=True, check=False)
+class ToolFailed(Exception):
+    """A binutils run that did not finish or whose output was cut."""
 
 
-def sections(obj):
-    out = _tool(["objdump", "-h", obj]).stdout
+# Every function below reads the object through `tool(argv)`, which runs a
+# binutils command and returns (exit status, stdout, stderr): the grader
+# passes one that runs it in the sandbox (build._sandboxed_tool), since the
+# object was made from the submission's source in a directory the sandbox
+# can write.
+
+
+def _output(tool, argv):
+    status, out, err = tool(argv)
+    if status != 0:
+        raise ToolFailed(f"{argv[0]} failed: {err.strip()[:300] or f'exit status {status}'}")
+    return out
+
+
+def sections(obj, tool):
+    out = _output(tool, ["objdump", "-h", obj])
     names = []
     for line in out.splitlines():
         fields = line.split()
@@ -78,9 +95,9 @@ def sections(obj):
     return names
 
 
-def symbols(obj):
+def symbols(obj, tool):
     """(undefined, defined globals) of an object file."""
-    out = _tool(["nm", "-P", obj]).stdout
+    out = _output(tool, ["nm", "-P", obj])
     undefined, defined = set(), set()
     for line in out.splitlines():
         fields = line.split()
@@ -94,31 +111,35 @@ def symbols(obj):
     return undefined, defined
 
 
-def check(obj, source_name):
-    """Problems that forbid linking this object: (short name, sentence for
-    the student) pairs; the short name is the gradebook's rejected:NAME."""
+def check(obj, source_name, tool, forbid=True):
+    """(problems, defined globals): problems that forbid linking this object
+    are (short name, sentence for the student) pairs, the short name being
+    the gradebook's rejected:NAME; forbid=False skips them (the defined
+    globals only). Raises ToolFailed when a tool could not read the object."""
+    undefined, defined = symbols(obj, tool)
+    if not forbid:
+        return [], defined
     problems = []
-    for name in sections(obj):
+    for name in sections(obj, tool):
         for pattern, why, short in FORBIDDEN_SECTIONS:
             if pattern.search(name):
                 problems.append((short, f"{source_name}: section {name} {why}; this is not allowed"))
-    undefined, _ = symbols(obj)
     for name in sorted(undefined - ALLOWED):
         problems.append((name, f"{source_name}: calls {name}(), which a submission may not use "
                                "(allowed: the lab's API and given helpers, and libc's memory, "
                                "string, math and print functions)"))
-    disassembly = _tool(["objdump", "-d", "--no-show-raw-insn", obj]).stdout
+    disassembly = _output(tool, ["objdump", "-d", "--no-show-raw-insn", obj])
     if SYSCALL.search(disassembly):
         problems.append(("syscall", f"{source_name}: contains a raw system call instruction; "
                                     "this is not allowed"))
-    return problems
+    return problems, defined
 
 
-def localize(obj, out_obj):
-    """Copies obj to out_obj with every global outside the API made local."""
-    _, defined = symbols(obj)
+def localize(obj, out_obj, defined, tool):
+    """Copies obj to out_obj with every global of `defined` outside the API
+    made local: (True, "") or (False, why)."""
     argv = ["objcopy"]
     for name in sorted(defined - API):
         argv += ["--localize-symbol", name]
-    result = _tool(argv + [obj, out_obj])
-    return result.returncode == 0, result.stderr
+    status, _, err = tool(argv + [obj, out_obj])
+    return status == 0, err

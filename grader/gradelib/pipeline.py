@@ -442,7 +442,9 @@ def _save_log(ctx, result, cwd):
     """Keeps every sandboxed run's raw output in OUT/logs (capped by the sandbox)."""
     number = next(ctx.log_numbers)
     what = os.path.basename(cwd)
-    if "-o" in result.argv[:-1]:   # a compiler or linker run: name it by what it makes
+    if result.argv[0] in ("objdump", "nm", "objcopy"):   # the object checks
+        what = f"objcheck-{result.argv[0]}-{os.path.basename(result.argv[-1])}"
+    elif "-o" in result.argv[:-1]:   # a compiler or linker run: name it by what it makes
         made = os.path.basename(result.argv[result.argv.index("-o") + 1])
         what = ("compile-" if "-c" in result.argv else "link-") + made
     path = os.path.join(ctx.out, "logs", f"{number:02d}-{what}.txt")
