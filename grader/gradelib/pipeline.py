@@ -29,8 +29,8 @@ zeroes every task.
 import concurrent.futures
 import datetime
 import fnmatch
-import os
 import itertools
+import os
 import random
 import threading
 import time
