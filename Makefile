@@ -165,6 +165,8 @@ RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,lab_support.o timed_run.o
                     cpu_budget.o move_check.o memo_solver.o deep_position.o child_result.o) \
                   $(GRADER_BUILD)/boundary/child_run_proxy.o
 GRADER_LIBS := -lcriterion -ljansson -lseccomp -pthread
+# The trusted side frees a move list's positions in one crossing (proxy.h).
+TRUSTED_LDFLAGS := -Wl,--wrap=position_list_free
 
 # The handout as one file (its style inside), which the grader copies next
 # to each feedback.html so that the feedback can link its sections. Only
@@ -190,18 +192,18 @@ $(GRADER_BUILD)/runner_%: $(GRADER_BUILD)/suites/test_%.o $(RUNNER_SUPPORT) $(TR
                           $(GRADER_BUILD)/boundary/proxy_criterion.o $(GRADER_BUILD)/boundary/grader_report.o \
                           $(GRADER_BUILD)/liboracle.a
 	$(CC) $(filter $(GRADER_BUILD)/suites/test_$*.o,$^) $(wildcard $(GRADER_BUILD)/suites/test_hidden_$*.o) \
-	    $(filter-out $(GRADER_BUILD)/suites/%,$^) -o $@ $(GRADER_LIBS)
+	    $(filter-out $(GRADER_BUILD)/suites/%,$^) -o $@ $(TRUSTED_LDFLAGS) $(GRADER_LIBS)
 $(GRADER_RUNNERS): $(HIDDEN_SRC:tests/staff/hidden/%.c=$(GRADER_BUILD)/suites/%.o)
 
 $(GRADER_BUILD)/timing_probe: $(GRADER_BUILD)/boundary/timing_probe.o $(GRADER_BUILD)/boundary/probe.o \
                               $(GRADER_BUILD)/support/calibration_solver.o $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
-	$(CC) $^ -o $@ -lseccomp
+	$(CC) $^ -o $@ $(TRUSTED_LDFLAGS) -lseccomp
 $(GRADER_BUILD)/challenge_probe: $(GRADER_BUILD)/boundary/challenge_probe.o $(GRADER_BUILD)/boundary/probe.o \
                                  $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
-	$(CC) $^ -o $@ -lseccomp
+	$(CC) $^ -o $@ $(TRUSTED_LDFLAGS) -lseccomp
 $(GRADER_BUILD)/growth_probe: $(GRADER_BUILD)/boundary/growth_probe.o $(GRADER_BUILD)/boundary/probe.o \
                               $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a
-	$(CC) $^ -o $@ -lseccomp
+	$(CC) $^ -o $@ $(TRUSTED_LDFLAGS) -lseccomp
 
 # Every graded test, from the runners themselves: a test missing from a
 # submission's run is noticed.

@@ -17,6 +17,7 @@
  * handle, so aliasing (a move list holding its own argument, say) stays
  * visible to the tests.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,9 +35,7 @@
 
 /* The server's own memory is not the submission's: it bypasses the
  * allocation tracker that wraps malloc in this program. */
-void *__real_malloc(size_t size);
 void *__real_realloc(void *block, size_t size);
-void __real_free(void *block);
 
 static grundy_position **live; /* live[h - 1] is the position of handle h */
 static size_t live_count, live_capacity;
@@ -159,6 +158,13 @@ static void serve(uint32_t op, wire_buffer *in, wire_buffer *out)
     case OP_EXPANSIONS_RESET:
         expansions_reset();
         break;
+    case OP_FREE_POSITIONS:
+        for (uint64_t n = wire_take_u64(in); n > 0 && !in->bad; n--) {
+            grundy_position *p = position_of(wire_take_u64(in));
+            forget_handle(p);
+            grundy_free(p);
+        }
+        break;
     case OP_STUBS_REACHED:
         for (size_t i = 0; lab_stub_reached(i) != NULL; i++) {
             const char *name = lab_stub_reached(i);
@@ -170,6 +176,33 @@ static void serve(uint32_t op, wire_buffer *in, wire_buffer *out)
     default:
         break; /* an operation this program does not know: an empty reply */
     }
+}
+
+/* Requests are read through this buffer, so that one read takes a whole
+ * request (the trusted side writes each in one piece) rather than one for
+ * the header and one for the arguments. Static: not the submission's heap. */
+static unsigned char inbox[1 << 16];
+static size_t inbox_start, inbox_end;
+
+/* Appends `size` bytes of request to `to`; false when the trusted side is
+ * gone. */
+static bool take_request(wire_buffer *to, size_t size)
+{
+    while (size > 0) {
+        if (inbox_start == inbox_end) {
+            ssize_t n = read(WIRE_REQUEST_FD, inbox, sizeof inbox);
+            if (n <= 0 && !(n < 0 && errno == EINTR))
+                return false;
+            inbox_start = 0;
+            inbox_end = n > 0 ? (size_t)n : 0;
+            continue;
+        }
+        size_t n = inbox_end - inbox_start < size ? inbox_end - inbox_start : size;
+        wire_put(to, inbox + inbox_start, n);
+        inbox_start += n;
+        size -= n;
+    }
+    return true;
 }
 
 int main(void)
@@ -184,24 +217,26 @@ int main(void)
     wire_buffer in = {0}, out = {0};
     for (;;) {
         wire_header request;
-        if (!wire_read_all(WIRE_REQUEST_FD, &request, sizeof request) ||
-            request.length > WIRE_MAX_PAYLOAD)
-            return 0; /* the trusted side is gone, or is not talking to us */
         wire_reset(&in);
-        wire_reset(&out);
-        if (request.length > 0) {
-            unsigned char *payload = __real_malloc(request.length);
-            if (payload == NULL || !wire_read_all(WIRE_REQUEST_FD, payload, request.length))
-                return 0;
-            wire_put(&in, payload, request.length);
-            __real_free(payload);
-        }
+        if (!take_request(&in, sizeof request))
+            return 0; /* the trusted side is gone */
+        wire_take(&in, &request, sizeof request);
+        if (request.length > WIRE_MAX_PAYLOAD)
+            return 0; /* the trusted side is not talking to us */
+        wire_reset(&in);
+        if (!take_request(&in, request.length))
+            return 0;
         if (request.op == OP_QUIT)
             return 0; /* a normal exit: gcov and valgrind write their data now */
+        /* The reply's header goes first in the same buffer, its length
+         * filled in once the payload is known: one write per reply. */
+        wire_header reply = {request.sequence, 0, 0};
+        wire_reset(&out);
+        wire_put(&out, &reply, sizeof reply);
         serve(request.op, &in, &out);
-        wire_header reply = {request.sequence, 0, (uint32_t)out.length};
-        if (!wire_write_all(WIRE_REPLY_FD, &reply, sizeof reply) ||
-            !wire_write_all(WIRE_REPLY_FD, out.data, out.length))
+        reply.length = (uint32_t)(out.length - sizeof reply);
+        memcpy(out.data, &reply, sizeof reply);
+        if (!wire_write_all(WIRE_REPLY_FD, out.data, out.length))
             return 0;
     }
 }

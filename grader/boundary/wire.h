@@ -39,7 +39,10 @@ typedef enum {
     OP_EXPANSIONS,
     OP_EXPANSIONS_RESET,
     OP_STUBS_REACHED,
-    OP_QUIT
+    OP_QUIT,
+    /* grundy_free on each of a list of handles, in order: one crossing for
+     * a whole move list instead of one per position */
+    OP_FREE_POSITIONS
 } wire_op;
 
 #include "api_ops.h"
