@@ -130,20 +130,39 @@ def suites_phase(ctx, builds, all_tests):
     (trusted, below); else from the reference. So Task 0 runs with the
     reference's solver, Tasks 1-2 with the submission's map only when Task
     0 passed, and one bug never zeroes every task. Returns the results and
-    the trusted files, which the later phases link the same way."""
+    the trusted files, which the later phases link the same way.
+
+    The tasks of one file share a program and a trusted set, so they run
+    side by side; meanwhile the next file's program is linked as it will be
+    if they all pass (when they do not, that link goes unused)."""
     results, trusted = [], set()
-    for task in config.TASKS:
-        ctx.trusted_for[task] = frozenset(trusted)
-        program = student_program(ctx, builds, task, trusted)
-        task_results = run_task(ctx, all_tests, task, program)
-        results += task_results
-        file = config.FILE_OF_TASK[task]
-        tasks_of_file = [t for t in config.TASKS if config.FILE_OF_TASK[t] == file]
-        done = [r for r in results if r.task in tasks_of_file]
-        if (task == tasks_of_file[-1] and builds[file].accepted and done and all(r.passed for r in done)):
+    groups = _tasks_by_file()
+    for index, tasks in enumerate(groups):
+        file = config.FILE_OF_TASK[tasks[0]]
+        for task in tasks:
+            ctx.trusted_for[task] = frozenset(trusted)
+        program = student_program(ctx, builds, tasks[0], trusted)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=len(tasks) + 1) as pool:
+            if index + 1 < len(groups) and builds[file].accepted:
+                pool.submit(student_program, ctx, builds, groups[index + 1][0], trusted | {file})
+            runs = list(pool.map(lambda task: run_task(ctx, all_tests, task, program), tasks))
+        done = [r for task_results in runs for r in task_results]
+        results += done
+        if builds[file].accepted and done and all(r.passed for r in done):
             trusted.add(file)
     _note_reference_files(ctx, builds, trusted)
     return results, trusted
+
+
+def _tasks_by_file():
+    """The lab's tasks in order, cut where the file changes: [[0], [1, 2], ...]."""
+    groups = []
+    for task in config.TASKS:
+        if groups and config.FILE_OF_TASK[groups[-1][-1]] == config.FILE_OF_TASK[task]:
+            groups[-1].append(task)
+        else:
+            groups.append([task])
+    return groups
 
 
 def _note_reference_files(ctx, builds, trusted):
@@ -413,14 +432,16 @@ def run_phases(ctx, all_tests):
     suite_results, _ = ctx.phase("suites", suites_phase, builds, all_tests)
     timing_entries, timing_results = ctx.phase("timing", timing_phase, builds)
     challenge_result = ctx.phase("challenge", challenge_phase, builds)
-    memory, memory_results = ctx.phase("memory", memory_phase, builds, suite_results)
     passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
-    # Coverage runs beside growth: neither is timed, growth keeps one
-    # core busy, and together they take the longer of the two.
+    # Coverage runs beside the memory check and the growth probe: none of
+    # the three is timed (their limits are generous time-outs, not
+    # verdicts), so they may share the cores, and together they take
+    # little more than the longest of them.
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as beside:
         cov_done = beside.submit(ctx.phase, "coverage",
                                  lambda c: coverage.measure(c.mode, c.scratch, builds, c.out,
                                                             c.seed, c.log, passed_public))
+        memory, memory_results = ctx.phase("memory", memory_phase, builds, suite_results)
         growth_results = ctx.phase("growth", growth_phase, builds, memory_results)
         cov = cov_done.result()
     tests = (results_of_build_tests(builds) + suite_results + timing_results + memory_results
