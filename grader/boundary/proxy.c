@@ -631,8 +631,8 @@ void __wrap_position_list_free(position_list *list)
 {
     if (list == NULL)
         return;
-    describe_call("position_list_free(a list of %zu position%s: %s%s), which calls grundy_free on "
-                  "each", list->size, list->size == 1 ? "" : "s",
+    describe_call("grundy_free on each of the %zu position%s of a list (position_list_free: %s%s)",
+                  list->size, list->size == 1 ? "" : "s",
                   list->size > 0 ? position_text(list->items[0]) : "{}", list->size > 1 ? ", ..." : "");
     wire_reset(&arguments);
     wire_put_u64(&arguments, list->size);
