@@ -152,12 +152,14 @@ BOUNDARY_HDR := $(wildcard grader/boundary/*.h) $(BOUNDARY_GEN)
 TRUSTED_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,proxy.o spawn.o seccomp_policy.o wire.o) \
                $(GRADER_BUILD)/given/grundy_given.o
 # Student side: linked with a submission's two objects into a student process.
-# The reference's file of every task of the term is there for task
-# isolation (grader/gradelib/pipeline.py).
+# For task isolation (grader/gradelib/pipeline.py), the reference's file of
+# every task of the term stands in for a submission's file an earlier task
+# needs, and the stubs' for a file only later tasks need: so the model
+# solution's later tasks are never in a student process at all.
 STUDENT_SIDE_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_untracked.o gcov_on_crash.o) \
                     $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
                     $(GRADER_BUILD)/support/alloc_tracker.o $(GRADER_BUILD)/support/expansion_counter.o \
-                    $(LAB_FILES:%.c=$(GRADER_BUILD)/reference/%.o)
+                    $(LAB_FILES:%.c=$(GRADER_BUILD)/reference/%.o) $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o)
 GRADER_RUNNERS := $(LAB_TASKS:%=$(GRADER_BUILD)/runner_%)
 # What the suites share. child_run's own version for the runners starts a
 # student process with the job's limits (grader/boundary/child_run_proxy.c).
@@ -185,7 +187,7 @@ $(GRADER_BUILD)/handout.html: handouts/grundy-lab.md handouts/handout.css
 
 # The reference as a student program, linked as grader/gradelib/build.py
 # links a submission's: for running a runner by hand (tests/staff/hidden/README.md).
-$(GRADER_BUILD)/student_reference: $(filter-out %/gcov_on_crash.o,$(STUDENT_SIDE_OBJ))
+$(GRADER_BUILD)/student_reference: $(filter-out %/gcov_on_crash.o $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o),$(STUDENT_SIDE_OBJ))
 	$(CC) $^ -o $@ -static $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves
 
 $(GRADER_BUILD)/runner_%: $(GRADER_BUILD)/suites/test_%.o $(RUNNER_SUPPORT) $(TRUSTED_OBJ) \
@@ -223,6 +225,9 @@ $(GRADER_BUILD)/given/%.o: student/%.c student/grundy.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/reference/%.o: reference/%.c $(wildcard student/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(GRADER_CFLAGS) -c $< -o $@
+$(GRADER_BUILD)/stubs/%.o: student/%.c $(wildcard student/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/support/%.o: tests/public/support/%.c $(wildcard tests/public/support/*.h) $(GEN)/lab_definition.h student/grundy.h

@@ -15,13 +15,15 @@
  *     set_robust_list, rseq, reading its own limits, getrandom) and
  *     rt_sigaction/rt_sigprocmask/sigaltstack, which change nothing outside
  *     the process;
- *   - readlink and ioctl are answered with an error without being run
- *     (start-up asks for /proc/self/exe, stdio asks whether fd 1 is a
- *     terminal);
- *   - execveat of the one close-on-exec descriptor spawn.c opened, which
- *     stops working the moment it has been used.
- * No open, no fork or clone, no kill of another process, no socket, no
- * ptrace, no execve, no file system change.
+ *   - readlink, ioctl and newfstatat are answered with an error without
+ *     being run (start-up asks for /proc/self/exe, stdio asks whether fd 1
+ *     is a terminal and how large a buffer it wants): a path is a pointer
+ *     the filter cannot read, so no call that takes one ever runs;
+ *   - execve and execveat go to spawn.c's exec gate (user notification),
+ *     which lets spawn's own execution through and then closes: every
+ *     later one fails with ENOSYS, whatever path or descriptor it names.
+ * No open, no stat of a path, no fork or clone, no kill of another
+ * process, no socket, no ptrace, no execution, no file system change.
  *
  * POLICY_COVERAGE adds what gcov's runtime needs to write its counter
  * files at exit (open, read and write any descriptor, lseek, fcntl locks,
@@ -36,7 +38,13 @@
  * special files and permission changes. The memory check can only cost
  * points: the grader reads valgrind's report from a pipe that the program
  * under valgrind cannot reach, never from a file, and the process's
- * printing goes nowhere.
+ * printing goes nowhere. Executions go through the exec gate here too
+ * (the launcher's one execution of its tool is the last one let through).
+ *
+ * Between loading the filter and executing, spawn.c's child writes to its
+ * error pipe and sends the gate's descriptor on its socket: both are
+ * close-on-exec, so the rules for them name descriptors that no longer
+ * exist once the program runs (and that a serving process cannot make).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,7 +59,14 @@
 
 #define ALLOW(ctx, name, ...) seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(name), __VA_ARGS__)
 
-static int add_serve_rules(scmp_filter_ctx ctx, int exe_fd)
+/* Every execution asks spawn.c's exec gate (see spawn.c). */
+static int add_exec_gate(scmp_filter_ctx ctx)
+{
+    return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(execveat), 0) |
+           seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(execve), 0);
+}
+
+static int add_serve_rules(scmp_filter_ctx ctx)
 {
     int rc = 0;
     const int plain[] = {
@@ -78,7 +93,6 @@ static int add_serve_rules(scmp_filter_ctx ctx, int exe_fd)
     rc |= ALLOW(ctx, writev, 1, SCMP_A0(SCMP_CMP_EQ, 1));
     rc |= ALLOW(ctx, writev, 1, SCMP_A0(SCMP_CMP_EQ, 2));
     rc |= ALLOW(ctx, write, 1, SCMP_A0(SCMP_CMP_EQ, WIRE_REPLY_FD));
-    rc |= ALLOW(ctx, newfstatat, 1, SCMP_A3(SCMP_CMP_EQ, AT_EMPTY_PATH));
     /* Reading its own limits, never setting them. */
     rc |= ALLOW(ctx, prlimit64, 2, SCMP_A0(SCMP_CMP_EQ, 0), SCMP_A2(SCMP_CMP_EQ, 0));
     /* Signals to itself (the pid is kept by execveat). */
@@ -87,10 +101,10 @@ static int add_serve_rules(scmp_filter_ctx ctx, int exe_fd)
     rc |= ALLOW(ctx, kill, 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self));
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOENT), SCMP_SYS(readlink), 0);
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0);
-    /* The one execution: the descriptor spawn.c opened close-on-exec. */
-    rc |= ALLOW(ctx, execveat, 2, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)exe_fd),
-                SCMP_A4(SCMP_CMP_EQ, AT_EMPTY_PATH));
-    return rc;
+    /* spawn.c's last steps before the execution (close-on-exec descriptors) */
+    rc |= ALLOW(ctx, write, 1, SCMP_A0(SCMP_CMP_EQ, SPAWN_ERROR_FD));
+    rc |= ALLOW(ctx, sendmsg, 1, SCMP_A0(SCMP_CMP_EQ, SPAWN_GATE_FD));
+    return rc | add_exec_gate(ctx);
 }
 
 static int add_coverage_rules(scmp_filter_ctx ctx)
@@ -115,7 +129,7 @@ static int add_valgrind_denials(scmp_filter_ctx ctx)
         SCMP_SYS(ptrace),      SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev),
         SCMP_SYS(socket),      SCMP_SYS(socketpair),  SCMP_SYS(connect),
         SCMP_SYS(bind),        SCMP_SYS(listen),      SCMP_SYS(accept),
-        SCMP_SYS(accept4),     SCMP_SYS(sendto),      SCMP_SYS(sendmsg),
+        SCMP_SYS(accept4),     SCMP_SYS(sendto),
         SCMP_SYS(rename),
         SCMP_SYS(renameat),    SCMP_SYS(renameat2),   SCMP_SYS(link),
         SCMP_SYS(linkat),      SCMP_SYS(symlink),     SCMP_SYS(symlinkat),
@@ -140,13 +154,15 @@ static int add_valgrind_denials(scmp_filter_ctx ctx)
                            SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self));
     rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(tgkill), 1,
                            SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(sendmsg), 1,
+                           SCMP_A0(SCMP_CMP_NE, SPAWN_GATE_FD));
     /* clone only for threads sharing the address space, never a new process */
     rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(clone), 1,
                            SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_VM, 0));
     return rc;
 }
 
-int seccomp_policy_load(student_policy policy, int exe_fd)
+int seccomp_policy_load(student_policy policy, int *listener)
 {
     scmp_filter_ctx ctx = seccomp_init(policy == POLICY_VALGRIND ? SCMP_ACT_ALLOW
                                                                  : SCMP_ACT_KILL_PROCESS);
@@ -154,14 +170,21 @@ int seccomp_policy_load(student_policy policy, int exe_fd)
         return -ENOMEM;
     int rc;
     if (policy == POLICY_VALGRIND) {
-        rc = add_valgrind_denials(ctx);
+        rc = add_valgrind_denials(ctx) | add_exec_gate(ctx);
     } else {
-        rc = add_serve_rules(ctx, exe_fd);
+        rc = add_serve_rules(ctx);
         if (policy == POLICY_COVERAGE)
             rc |= add_coverage_rules(ctx);
+        else /* a plain student process stats no path: stdio then does without */
+            rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(newfstatat), 0);
     }
     if (rc == 0)
         rc = seccomp_load(ctx);
+    if (rc == 0) {
+        *listener = seccomp_notify_fd(ctx);
+        if (*listener < 0)
+            rc = *listener;
+    }
     seccomp_release(ctx);
     return rc < 0 ? rc : rc > 0 ? -EINVAL : 0;
 }

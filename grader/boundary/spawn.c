@@ -5,28 +5,53 @@
  * Between fork and execveat only this file's code runs in the child: it
  * lays out the descriptors (0: /dev/null, 1 and 2: the caller's choice,
  * 3: requests, 4: replies, 5: the program, close-on-exec; 6: valgrind's
- * XML pipe), closes every other descriptor (the trusted side's report
- * files, its end of the pipes), sets the resource limits, asks to die with
- * its parent, and loads the seccomp filter. The child then holds nothing
- * of the trusted process but the copy-on-write memory that execveat
- * replaces.
+ * XML pipe; 7 and 8, close-on-exec: the error pipe and the exec gate),
+ * closes every other descriptor (the trusted side's report files, its end
+ * of the pipes), sets the resource limits, asks to die with its parent,
+ * and loads the seccomp filter. The child then holds nothing of the
+ * trusted process but the copy-on-write memory that execveat replaces.
+ *
+ * The exec gate. The filter cannot tell spawn's own execveat from a later
+ * one by the submission: it sees numbers, not the path a pointer names,
+ * and an absolute path makes the kernel ignore the descriptor. So every
+ * execve and execveat of a student process is handed to this process
+ * (seccomp user notification): the child sends the notification
+ * descriptor here over a socket before it executes, this process lets
+ * through exactly the executions it expects (spawn's own, and under
+ * valgrind the launcher's one execution of its tool, both before any
+ * submission code exists) and then closes the descriptor. With nobody
+ * listening, the kernel fails every later execution with ENOSYS.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "spawn.h"
 #include "wire.h"
 
-enum { EXE_FD = 5, VALGRIND_XML_FD = 6, FIRST_CLOSED_FD = 7, HIGH_FD = 10 };
+enum {
+    EXE_FD = 5,
+    VALGRIND_XML_FD = 6,
+    ERROR_FD = SPAWN_ERROR_FD, /* close-on-exec: why the child could not start */
+    GATE_FD = SPAWN_GATE_FD,   /* close-on-exec: carries the notification descriptor */
+    FIRST_CLOSED_FD = 9,
+    HIGH_FD = 16
+};
+
+/* How long the trusted side waits for an expected execution. */
+enum { GATE_TIMEOUT_MS = 20000 };
 
 /* Debian's /usr/bin/valgrind is a shell script around valgrind.bin; a
  * script cannot be executed from a close-on-exec descriptor. */
@@ -35,7 +60,7 @@ static const char *valgrind_program(void)
     return access("/usr/bin/valgrind.bin", X_OK) == 0 ? "/usr/bin/valgrind.bin" : "/usr/bin/valgrind";
 }
 
-static void fail_in_child(int report_fd, const char *what)
+static _Noreturn void fail_in_child(int report_fd, const char *what)
 {
     char message[256];
     int length = snprintf(message, sizeof message, "%s: %s\n", what, strerror(errno));
@@ -50,16 +75,75 @@ static void limit(int resource, rlim_t value)
     setrlimit(resource, &r);
 }
 
-/* Moves `fd` to `target` (closing what was there), without close-on-exec. */
-static int place(int fd, int target)
+/* Closes every descriptor from `first` on. close_range needs Linux 5.9;
+ * on an older kernel (or where a container's filter refuses it) each
+ * descriptor below the open-files limit is closed one by one, so the
+ * trusted side's descriptors never leak into a student process. */
+static void close_from(int first)
 {
-    if (fd == target)
-        return fcntl(fd, F_SETFD, 0);
-    return dup2(fd, target) < 0 ? -1 : 0;
+    if (syscall(SYS_close_range, (unsigned)first, ~0U, 0) == 0)
+        return;
+    struct rlimit r;
+    long last = getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur != RLIM_INFINITY ? (long)r.rlim_cur
+                                                                               : 65536;
+    if (last > 1 << 20)
+        last = 1 << 20;
+    for (long fd = first; fd < last; fd++)
+        close((int)fd);
 }
 
-static void become_student(const student_spawn_options *o, int request_read, int reply_write,
-                           int xml_write, int error_write)
+/* Moves `fd` to `target` (closing what was there); close-on-exec as asked. */
+static int place(int fd, int target, bool cloexec)
+{
+    if (fd != target && dup2(fd, target) < 0)
+        return -1;
+    return fcntl(target, F_SETFD, cloexec ? FD_CLOEXEC : 0);
+}
+
+/* Hands the notification descriptor to the trusted side. */
+static bool send_descriptor(int socket_fd, int fd)
+{
+    char byte = 'g';
+    struct iovec data = {&byte, 1};
+    union {
+        struct cmsghdr header;
+        char space[CMSG_SPACE(sizeof(int))];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = control.space,
+                             .msg_controllen = sizeof control.space};
+    struct cmsghdr *c = CMSG_FIRSTHDR(&message);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    return sendmsg(socket_fd, &message, MSG_NOSIGNAL) == 1;
+}
+
+static int receive_descriptor(int socket_fd)
+{
+    char byte;
+    struct iovec data = {&byte, 1};
+    union {
+        struct cmsghdr header;
+        char space[CMSG_SPACE(sizeof(int))];
+    } control;
+    struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = control.space,
+                             .msg_controllen = sizeof control.space};
+    struct pollfd p = {socket_fd, POLLIN, 0};
+    if (poll(&p, 1, GATE_TIMEOUT_MS) != 1 || recvmsg(socket_fd, &message, MSG_CMSG_CLOEXEC) != 1)
+        return -1;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&message);
+    if (c == NULL || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+        c->cmsg_len != CMSG_LEN(sizeof(int)))
+        return -1;
+    int fd;
+    memcpy(&fd, CMSG_DATA(c), sizeof fd);
+    return fd;
+}
+
+static _Noreturn void become_student(const student_spawn_options *o, int request_read,
+                                     int reply_write, int xml_write, int error_write, int gate_write)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -69,20 +153,21 @@ static void become_student(const student_spawn_options *o, int request_read, int
     int output = o->output_fd >= 0 && o->policy != POLICY_VALGRIND ? dup(o->output_fd) : dup(null);
     /* Everything first goes above the fixed slots, so no dup2 below
      * overwrites a descriptor still needed. */
-    int high[6] = {fcntl(null, F_DUPFD_CLOEXEC, HIGH_FD), fcntl(output, F_DUPFD_CLOEXEC, HIGH_FD),
+    int high[8] = {fcntl(null, F_DUPFD_CLOEXEC, HIGH_FD), fcntl(output, F_DUPFD_CLOEXEC, HIGH_FD),
                    fcntl(request_read, F_DUPFD_CLOEXEC, HIGH_FD), fcntl(reply_write, F_DUPFD_CLOEXEC, HIGH_FD),
                    fcntl(exe, F_DUPFD_CLOEXEC, HIGH_FD),
-                   xml_write >= 0 ? fcntl(xml_write, F_DUPFD_CLOEXEC, HIGH_FD) : -1};
-    int error_high = fcntl(error_write, F_DUPFD_CLOEXEC, HIGH_FD);
-    if (place(high[0], 0) || place(high[1], 1) || place(high[1], 2) ||
-        place(high[2], WIRE_REQUEST_FD) || place(high[3], WIRE_REPLY_FD) ||
-        dup2(high[4], EXE_FD) < 0 || (high[5] >= 0 && place(high[5], VALGRIND_XML_FD)))
-        fail_in_child(error_high, "cannot lay out the descriptors");
-    fcntl(EXE_FD, F_SETFD, FD_CLOEXEC);
-    /* error_high is close-on-exec: it stays open until execveat. */
-    if (error_high > FIRST_CLOSED_FD)
-        close_range(FIRST_CLOSED_FD, (unsigned)error_high - 1, 0);
-    close_range((unsigned)error_high + 1, ~0U, 0);
+                   xml_write >= 0 ? fcntl(xml_write, F_DUPFD_CLOEXEC, HIGH_FD) : -1,
+                   fcntl(error_write, F_DUPFD_CLOEXEC, HIGH_FD), fcntl(gate_write, F_DUPFD_CLOEXEC, HIGH_FD)};
+    if (high[6] < 0 || place(high[6], ERROR_FD, true) < 0)
+        fail_in_child(error_write, "cannot lay out the descriptors");
+    if (place(high[0], 0, false) || place(high[1], 1, false) || place(high[1], 2, false) ||
+        place(high[2], WIRE_REQUEST_FD, false) || place(high[3], WIRE_REPLY_FD, false) ||
+        place(high[4], EXE_FD, true) || place(high[7], GATE_FD, true) ||
+        (high[5] >= 0 && place(high[5], VALGRIND_XML_FD, false)))
+        fail_in_child(ERROR_FD, "cannot lay out the descriptors");
+    if (high[5] < 0)
+        close(VALGRIND_XML_FD);
+    close_from(FIRST_CLOSED_FD);
 
     limit(RLIMIT_CORE, 0);
     limit(RLIMIT_FSIZE, o->policy == POLICY_SERVE ? 0 : 16 << 20);
@@ -94,7 +179,7 @@ static void become_student(const student_spawn_options *o, int request_read, int
     if (o->stack_bytes > 0)
         limit(RLIMIT_STACK, o->stack_bytes);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-        fail_in_child(error_high, "cannot set no_new_privs");
+        fail_in_child(ERROR_FD, "cannot set no_new_privs");
 
     char strip[32];
     snprintf(strip, sizeof strip, "GCOV_PREFIX_STRIP=%d", o->gcov_prefix_strip);
@@ -111,51 +196,126 @@ static void become_student(const student_spawn_options *o, int request_read, int
     char **argv = o->policy == POLICY_VALGRIND ? argv_valgrind : argv_server;
     char **envp = o->policy == POLICY_COVERAGE && o->gcov_prefix ? env_coverage : env_plain;
 
-    int rc = seccomp_policy_load(o->policy, EXE_FD);
+    int listener = -1;
+    int rc = seccomp_policy_load(o->policy, &listener);
     if (rc != 0) {
         errno = -rc;
-        fail_in_child(error_high, "cannot load the seccomp filter");
+        fail_in_child(ERROR_FD, "cannot load the seccomp filter");
     }
+    /* Both descriptors are close-on-exec: the filter allows no close. */
+    if (!send_descriptor(GATE_FD, listener))
+        fail_in_child(ERROR_FD, "cannot hand over the exec gate");
     syscall(SYS_execveat, EXE_FD, "", argv, envp, AT_EMPTY_PATH);
-    fail_in_child(error_high, "cannot execute the student program");
+    fail_in_child(ERROR_FD, "cannot execute the student program");
+}
+
+/* Lets through the `expected` executions of `pid` and no other, then
+ * closes the gate (see the header). False, with the reason in `error`,
+ * when an expected execution did not come. */
+static bool pass_expected_executions(int listener, pid_t pid, int expected, char *error,
+                                     size_t error_size)
+{
+    struct seccomp_notif *request = NULL;
+    struct seccomp_notif_resp *response = NULL;
+    bool ok = seccomp_notify_alloc(&request, &response) == 0;
+    for (int passed = 0; ok && passed < expected;) {
+        struct pollfd p = {listener, POLLIN, 0};
+        int ready = poll(&p, 1, GATE_TIMEOUT_MS);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready != 1 || !(p.revents & POLLIN)) {
+            /* POLLHUP: the process ended before it executed (the error
+             * pipe says why); 0: it never asked. */
+            if (ready == 0)
+                snprintf(error, error_size, "the student program was not executed within %d s",
+                         GATE_TIMEOUT_MS / 1000);
+            ok = ready != 0 && passed > 0;
+            break;
+        }
+        memset(request, 0, sizeof *request);
+        if (seccomp_notify_receive(listener, request) != 0)
+            continue; /* the asking process is gone */
+        memset(response, 0, sizeof *response);
+        response->id = request->id;
+        if (request->pid == (uint32_t)pid) {
+            response->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+            passed++;
+        } else {
+            response->error = -EPERM; /* a process of its own making: never */
+        }
+        if (seccomp_notify_respond(listener, response) != 0 && response->flags) {
+            snprintf(error, error_size, "the exec gate could not let the program through");
+            ok = false;
+        }
+    }
+    seccomp_notify_free(request, response);
+    close(listener);
+    return ok;
+}
+
+static void close_all(const int *fds, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
 }
 
 bool student_spawn(student_process *process, const student_spawn_options *o, char *error,
                    size_t error_size)
 {
-    int requests[2], replies[2], errors[2], xml[2] = {-1, -1};
+    int requests[2] = {-1, -1}, replies[2] = {-1, -1}, errors[2] = {-1, -1}, xml[2] = {-1, -1};
+    int gate[2] = {-1, -1};
     if (pipe2(requests, O_CLOEXEC) || pipe2(replies, O_CLOEXEC) || pipe2(errors, O_CLOEXEC) ||
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate) ||
         (o->policy == POLICY_VALGRIND && pipe2(xml, O_CLOEXEC))) {
         snprintf(error, error_size, "cannot make pipes: %s", strerror(errno));
+        int all[] = {requests[0], requests[1], replies[0], replies[1], errors[0], errors[1],
+                     gate[0], gate[1], xml[0], xml[1]};
+        close_all(all, sizeof all / sizeof *all);
         return false;
     }
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(error, error_size, "cannot fork: %s", strerror(errno));
+        int all[] = {requests[0], requests[1], replies[0], replies[1], errors[0], errors[1],
+                     gate[0], gate[1], xml[0], xml[1]};
+        close_all(all, sizeof all / sizeof *all);
         return false;
     }
     if (pid == 0)
-        become_student(o, requests[0], replies[1], xml[1], errors[1]);
-    close(requests[0]);
-    close(replies[1]);
-    close(errors[1]);
-    if (xml[1] >= 0)
-        close(xml[1]);
+        become_student(o, requests[0], replies[1], xml[1], errors[1], gate[1]);
+    int child_ends[] = {requests[0], replies[1], errors[1], xml[1], gate[1]};
+    close_all(child_ends, sizeof child_ends / sizeof *child_ends);
+    /* Valgrind's launcher executes its tool once more, before the program
+     * under test exists. */
+    int listener = receive_descriptor(gate[0]);
+    close(gate[0]);
+    char gate_error[256] = "";
+    bool passed = listener >= 0 &&
+                  pass_expected_executions(listener, pid, o->policy == POLICY_VALGRIND ? 2 : 1,
+                                           gate_error, sizeof gate_error);
     /* The error pipe is close-on-exec: it reads end of file once the
      * program runs, or the reason it could not start. */
     char reason[256] = "";
-    ssize_t n;
-    while ((n = read(errors[0], reason, sizeof reason - 1)) < 0 && errno == EINTR)
-        ;
+    ssize_t n = 0;
+    struct pollfd p = {errors[0], POLLIN, 0};
+    if (poll(&p, 1, GATE_TIMEOUT_MS) == 1)
+        while ((n = read(errors[0], reason, sizeof reason - 1)) < 0 && errno == EINTR)
+            ;
     close(errors[0]);
-    if (n > 0) {
-        reason[n] = '\0';
-        reason[strcspn(reason, "\n")] = '\0';
-        snprintf(error, error_size, "%s", reason);
-        close(requests[1]);
-        close(replies[0]);
-        if (xml[0] >= 0)
-            close(xml[0]);
+    if (n > 0 || !passed) {
+        if (n > 0) {
+            reason[n] = '\0';
+            reason[strcspn(reason, "\n")] = '\0';
+        }
+        snprintf(error, error_size, "%s", n > 0 ? reason
+                                          : gate_error[0] ? gate_error
+                                                          : "the exec gate did not open");
+        kill(pid, SIGKILL);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        int ours[] = {requests[1], replies[0], xml[0]};
+        close_all(ours, sizeof ours / sizeof *ours);
         return false;
     }
     process->pid = pid;

@@ -5,10 +5,10 @@
  * The filter is installed in the child before the server program is
  * executed, so it already holds for the submission's constructors and
  * IFUNC resolvers. The program is executed from a descriptor opened
- * close-on-exec (execveat with AT_EMPTY_PATH), the only execution the
- * filter allows: once it has happened the descriptor is gone, and the
- * student process can never execute anything again. See seccomp_policy.c
- * for what each policy allows.
+ * close-on-exec (execveat with AT_EMPTY_PATH); every execution passes
+ * spawn.c's exec gate, which lets exactly that one through (and valgrind's
+ * launcher's), so the student process can never execute anything again.
+ * See seccomp_policy.c for what each policy allows.
  */
 #ifndef GRADER_SPAWN_H
 #define GRADER_SPAWN_H
@@ -46,9 +46,13 @@ typedef struct {
 bool student_spawn(student_process *process, const student_spawn_options *options, char *error,
                    size_t error_size);
 
-/* Builds and loads the filter of `policy` into the calling process.
- * `exe_fd` is the one descriptor execveat may execute. Returns 0 or a
- * negative errno. */
-int seccomp_policy_load(student_policy policy, int exe_fd);
+/* The descriptors spawn.c's child uses between loading the filter and
+ * executing the program, both close-on-exec. */
+enum { SPAWN_ERROR_FD = 7, SPAWN_GATE_FD = 8 };
+
+/* Builds and loads the filter of `policy` into the calling process; every
+ * execution then waits on the notification descriptor stored in
+ * `listener` (spawn.c's exec gate). Returns 0 or a negative errno. */
+int seccomp_policy_load(student_policy policy, int *listener);
 
 #endif /* GRADER_SPAWN_H */

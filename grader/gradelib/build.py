@@ -13,8 +13,11 @@ submission.
 """
 
 import concurrent.futures
+import fcntl
+import fnmatch
 import os
 import shutil
+import stat
 import subprocess
 from dataclasses import dataclass, field
 
@@ -159,9 +162,39 @@ def _copy_one(dir_fd, name, dest, build):
     return ""
 
 
+# What of the harness the sandbox's user may only execute, never read: the
+# probes hold the oracle. (An ELF program runs from a file its user may not
+# read; the kernel then also makes the process non-dumpable.) The runners
+# stay readable: Criterion finds its tests by reading its own file.
+TRUSTED_PROGRAMS = ("timing_probe", "growth_probe", "challenge_probe")
+# The model solution's objects: readable by root only. A link that needs
+# one gets a sealed in-memory copy (link_student_program).
+SECRET_DIRS = ("reference",)
+
+
 def copy_harness(scratch):
-    shutil.copytree(config.HARNESS, os.path.join(scratch, "harness"),
-                    ignore=shutil.ignore_patterns("oracle", "suites", "*.txt"))
+    """Copies the prebuilt harness into the scratch, without what grading
+    never reads (the model solution as a student program, the oracle's and
+    the suites' objects), and locks it: when the grader is root, every file
+    is root's, the probes are execute-only for the sandbox's user and the
+    model solution's objects are root's alone, so no sandboxed process (a
+    student process under valgrind may open files) reads them, with or
+    without bubblewrap."""
+    target = os.path.join(scratch, "harness")
+    shutil.copytree(config.HARNESS, target,
+                    ignore=shutil.ignore_patterns("oracle", "suites", "*.txt", "student_reference"))
+    for root, dirs, files in os.walk(target):
+        secret = os.path.relpath(root, target).split(os.sep)[0] in SECRET_DIRS
+        os.chmod(root, 0o700 if secret else 0o711)
+        for name in files:
+            path = os.path.join(root, name)
+            if secret:
+                mode = 0o600
+            elif any(fnmatch.fnmatch(name, pattern) for pattern in TRUSTED_PROGRAMS):
+                mode = 0o711
+            else:
+                mode = 0o755 if os.stat(path).st_mode & stat.S_IXUSR else 0o644
+            os.chmod(path, mode)
 
 
 def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
@@ -285,19 +318,53 @@ def reference_object(scratch, file):
     return os.path.join(scratch, "harness", "reference", file.replace(".c", ".o"))
 
 
+def stub_object(scratch, file):
+    return os.path.join(scratch, "harness", "stubs", file.replace(".c", ".o"))
+
+
+def _sealed_copy(path):
+    """A memfd holding the file's bytes, sealed against any change (the
+    linker reopens it through /proc/self/fd, which a root-only file would
+    refuse to its user)."""
+    with open(path, "rb") as source:
+        data = source.read()
+    fd = os.memfd_create("reference-object", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    os.write(fd, data)
+    fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
+                fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
 def link_student_program(mode, scratch, output, objects, log, static=True, coverage=False):
     """Links a student program (the pair of objects and the student side of
     the boundary) in the sandbox; returns (ok, linker messages). Static for
     the seccomp-confined runs (no loader opening libraries), dynamic for
     valgrind (memcheck replaces malloc through the dynamic loader)."""
     os.makedirs(os.path.dirname(output), exist_ok=True)
-    argv = ["gcc", *objects, *student_side_objects(scratch, coverage), "-o", output, *config.WRAPS]
-    if static:
-        argv.append("-static")
-    if coverage:
-        argv.append("--coverage")
-    result = sandbox.run(mode, argv, cwd=scratch, readable=[scratch],
-                         writable=[os.path.dirname(output)],
-                         limits=sandbox.Limits(cpu_seconds=60, wall_seconds=90))
+    # A model solution's object is root's alone (copy_harness): the linker
+    # reads a sealed in-memory copy from an inherited descriptor, so the
+    # object never has a path the sandbox's user may open.
+    secret_fds = []
+    inputs = []
+    try:
+        for path in objects:
+            if os.path.dirname(path) == harness(scratch, "reference"):
+                fd = _sealed_copy(path)
+                secret_fds.append(fd)
+                inputs.append(f"/proc/self/fd/{fd}")
+            else:
+                inputs.append(path)
+        argv = ["gcc", *inputs, *student_side_objects(scratch, coverage), "-o", output, *config.WRAPS]
+        if static:
+            argv.append("-static")
+        if coverage:
+            argv.append("--coverage")
+        result = sandbox.run(mode, argv, cwd=scratch, readable=[scratch],
+                             writable=[os.path.dirname(output)],
+                             limits=sandbox.Limits(cpu_seconds=60, wall_seconds=90), pass_fds=secret_fds)
+    finally:
+        for fd in secret_fds:
+            os.close(fd)
     log(f"link {os.path.basename(output)}: {result.describe()}")
     return result.ok, (result.stderr + result.stdout).strip()

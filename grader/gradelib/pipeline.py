@@ -19,8 +19,9 @@ live allocations) never earn points alone: a test that read one scores
 only when the check named in config.GATES, made from outside, passes too.
 
 Task isolation: Task 0 is graded with the submission's grundy_position.c
-and the reference's solver (Task 0 never calls it, so a solver that does
-not build or link costs Tasks 1-2 only); Tasks 1-2 with the submission's
+and the stubs' solver (Task 0 never calls it, so a solver that does not
+build or link costs Tasks 1-2 only, and the model solver is in no student
+process); Tasks 1-2 with the submission's
 solver and, unless its grundy_position.c passes every Task 0 test, the
 reference's map. The feedback says when that happened, so one bug never
 zeroes every task.
@@ -101,9 +102,17 @@ def results_of_build_tests(builds):
     return tests
 
 
-def object_for(ctx, builds, file, use_student):
+def object_for(ctx, builds, file, use_student, task):
+    """The object of `file` in `task`'s program: the submission's, else the
+    reference's where an earlier task needs the file, else the stubs' (a
+    task never calls a later task's functions, and the model solution of a
+    later task must never sit in a student process)."""
     b = builds[file]
-    return b.object if (use_student and b.accepted) else build.reference_object(ctx.scratch, file)
+    if use_student and b.accepted:
+        return b.object
+    if min(t for t in config.TASKS if config.FILE_OF_TASK[t] == file) < task:
+        return build.reference_object(ctx.scratch, file)
+    return build.stub_object(ctx.scratch, file)
 
 
 # ---- suites ----------------------------------------------------------------------
@@ -192,7 +201,7 @@ def student_program(ctx, builds, task, trusted, static=True, suffix=""):
     own = builds[config.FILE_OF_TASK[task]]
     if not own.accepted:
         return None, f"not run: {own.file} did not build or was rejected (see the build test)"
-    objects = tuple(object_for(ctx, builds, file, file == own.file or file in trusted)
+    objects = tuple(object_for(ctx, builds, file, file == own.file or file in trusted, task)
                     for file in config.SUBMISSION_FILES)
     key = (objects, static)
     with ctx.link_lock:

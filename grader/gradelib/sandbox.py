@@ -312,7 +312,8 @@ class _Whole:
         return bytes(self.data)
 
 
-def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_channel=False, hide=()):
+def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_channel=False, hide=(),
+        pass_fds=()):
     """Runs argv in the sandbox; never raises for the command's own failures.
 
     hide: directories masked (an empty tmpfs) for this run only, before
@@ -324,7 +325,10 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
     $GRADER_SIDE_FD, carries data that must not pass through a file the
     sandbox can write (valgrind's reports, written by the trusted test
     processes, never by a student process); it is kept whole, up to
-    SIDE_CAP bytes, in RunResult.side rather than capped as text."""
+    SIDE_CAP bytes, in RunResult.side rather than capped as text.
+
+    pass_fds: descriptors root opened that the command inherits (at the
+    same numbers): how a run reads a file its user may not open."""
     limits = limits or Limits()
     if mode.uid is not None:
         for path in writable:
@@ -334,7 +338,7 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
     try:
         process = subprocess.Popen(command, cwd=cwd, env=popen_env, stdin=subprocess.DEVNULL,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   preexec_fn=_preexec(limits, mode))
+                                   preexec_fn=_preexec(limits, mode), pass_fds=tuple(pass_fds))
     except OSError as error:
         return RunResult(list(argv), 127, None, False, 0.0, "", f"cannot start: {error}")
     side = _Whole(process.stdout, SIDE_CAP) if side_channel else None
