@@ -286,8 +286,7 @@ static void start(void)
         .address_space = env_policy() == POLICY_VALGRIND ? 0 : (size_t)512 << 20,
         .stack_bytes = stack_limit,
         .output_fd = STDERR_FILENO,
-        .gcov_prefix = getenv("GRADER_GCOV_PREFIX"),
-        .gcov_prefix_strip = (int)env_seconds("GRADER_GCOV_PREFIX_STRIP", 0),
+        .gcov_files = getenv("GRADER_GCOV_FILES"),
     };
     char error[512];
     if (!student_spawn(&student, &options, error, sizeof error))

@@ -26,9 +26,10 @@
  * process, no socket, no ptrace, no execution, no file system change.
  *
  * POLICY_COVERAGE adds what gcov's runtime needs to write its counter
- * files at exit (open, read and write any descriptor, lseek, fcntl locks,
- * mkdir): still no process, signal, network or link. Coverage earns no
- * points.
+ * files at exit, on descriptors only (read, write, lseek, fcntl locks,
+ * ftruncate, close): spawn.c opens the two counter files and hands them
+ * over (gcov_on_crash.c), so the process still opens, stats and creates
+ * nothing. Coverage earns no points.
  *
  * POLICY_VALGRIND is a denylist: valgrind itself opens its tool, the
  * program and the libraries, maps code, executes its tool binary, and
@@ -101,6 +102,7 @@ static int add_serve_rules(scmp_filter_ctx ctx)
     rc |= ALLOW(ctx, kill, 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self));
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOENT), SCMP_SYS(readlink), 0);
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0);
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(newfstatat), 0);
     /* spawn.c's last steps before the execution (close-on-exec descriptors) */
     rc |= ALLOW(ctx, write, 1, SCMP_A0(SCMP_CMP_EQ, SPAWN_ERROR_FD));
     rc |= ALLOW(ctx, sendmsg, 1, SCMP_A0(SCMP_CMP_EQ, SPAWN_GATE_FD));
@@ -110,14 +112,14 @@ static int add_serve_rules(scmp_filter_ctx ctx)
 static int add_coverage_rules(scmp_filter_ctx ctx)
 {
     int rc = 0;
-    const int files[] = {
-        SCMP_SYS(openat), SCMP_SYS(open),  SCMP_SYS(close),     SCMP_SYS(read),
-        SCMP_SYS(write),  SCMP_SYS(lseek), SCMP_SYS(fcntl),     SCMP_SYS(mkdir),
-        SCMP_SYS(mkdirat), SCMP_SYS(newfstatat), SCMP_SYS(access), SCMP_SYS(getcwd),
-        SCMP_SYS(pread64), SCMP_SYS(pwrite64), SCMP_SYS(ftruncate), SCMP_SYS(getppid),
+    /* Descriptors only: the process holds its pipes and the counter files
+     * spawn.c opened for it, and can open nothing else. */
+    const int descriptors[] = {
+        SCMP_SYS(close), SCMP_SYS(read),  SCMP_SYS(write),    SCMP_SYS(lseek),
+        SCMP_SYS(fcntl), SCMP_SYS(pread64), SCMP_SYS(pwrite64), SCMP_SYS(ftruncate),
     };
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
-        rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, files[i], 0);
+    for (size_t i = 0; i < sizeof descriptors / sizeof *descriptors; i++)
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, descriptors[i], 0);
     return rc;
 }
 
@@ -175,8 +177,6 @@ int seccomp_policy_load(student_policy policy, int *listener)
         rc = add_serve_rules(ctx);
         if (policy == POLICY_COVERAGE)
             rc |= add_coverage_rules(ctx);
-        else /* a plain student process stats no path: stdio then does without */
-            rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(newfstatat), 0);
     }
     if (rc == 0)
         rc = seccomp_load(ctx);

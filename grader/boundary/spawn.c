@@ -5,7 +5,8 @@
  * Between fork and execveat only this file's code runs in the child: it
  * lays out the descriptors (0: /dev/null, 1 and 2: the caller's choice,
  * 3: requests, 4: replies, 5: the program, close-on-exec; 6: valgrind's
- * XML pipe; 7 and 8, close-on-exec: the error pipe and the exec gate),
+ * XML pipe; 7 and 8, close-on-exec: the error pipe and the exec gate;
+ * from 9 on, under coverage: gcov's counter files, opened here),
  * closes every other descriptor (the trusted side's report files, its end
  * of the pipes), sets the resource limits, asks to die with its parent,
  * and loads the seccomp filter. The child then holds nothing of the
@@ -46,7 +47,6 @@ enum {
     VALGRIND_XML_FD = 6,
     ERROR_FD = SPAWN_ERROR_FD, /* close-on-exec: why the child could not start */
     GATE_FD = SPAWN_GATE_FD,   /* close-on-exec: carries the notification descriptor */
-    FIRST_CLOSED_FD = 9,
     HIGH_FD = 16
 };
 
@@ -142,6 +142,30 @@ static int receive_descriptor(int socket_fd)
     return fd;
 }
 
+/* Opens the counter files named in `files` ("PATH:PATH") at
+ * SPAWN_FIRST_GCOV_FD on (after `null` has been placed); returns the first
+ * descriptor after them. */
+static int open_counter_files(const char *files, int error_fd)
+{
+    int next = SPAWN_FIRST_GCOV_FD;
+    char list[8192];
+    snprintf(list, sizeof list, "%s", files != NULL ? files : "");
+    char *save = NULL;
+    for (char *path = strtok_r(list, ":", &save); path != NULL; path = strtok_r(NULL, ":", &save)) {
+        if (next == SPAWN_FIRST_GCOV_FD + SPAWN_MAX_GCOV_FILES) {
+            errno = E2BIG;
+            fail_in_child(error_fd, "too many counter files");
+        }
+        int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 || place(fd, next, false) < 0)
+            fail_in_child(error_fd, "cannot open a counter file");
+        if (fd != next)
+            close(fd);
+        next++;
+    }
+    return next;
+}
+
 static _Noreturn void become_student(const student_spawn_options *o, int request_read,
                                      int reply_write, int xml_write, int error_write, int gate_write)
 {
@@ -167,7 +191,9 @@ static _Noreturn void become_student(const student_spawn_options *o, int request
         fail_in_child(ERROR_FD, "cannot lay out the descriptors");
     if (high[5] < 0)
         close(VALGRIND_XML_FD);
-    close_from(FIRST_CLOSED_FD);
+    close_from(SPAWN_FIRST_GCOV_FD);
+    if (o->policy == POLICY_COVERAGE)
+        close_from(open_counter_files(o->gcov_files, ERROR_FD));
 
     limit(RLIMIT_CORE, 0);
     limit(RLIMIT_FSIZE, o->policy == POLICY_SERVE ? 0 : 16 << 20);
@@ -181,11 +207,9 @@ static _Noreturn void become_student(const student_spawn_options *o, int request
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         fail_in_child(ERROR_FD, "cannot set no_new_privs");
 
-    char strip[32];
-    snprintf(strip, sizeof strip, "GCOV_PREFIX_STRIP=%d", o->gcov_prefix_strip);
-    char prefix[4096];
-    snprintf(prefix, sizeof prefix, "GCOV_PREFIX=%s", o->gcov_prefix ? o->gcov_prefix : "");
-    char *env_coverage[] = {prefix, strip, NULL};
+    char files[8192];
+    snprintf(files, sizeof files, "GRADER_GCOV_FILES=%s", o->gcov_files ? o->gcov_files : "");
+    char *env_coverage[] = {"LANG=C", files, NULL};
     char *env_plain[] = {"LANG=C", NULL};
     char xml_option[64];
     snprintf(xml_option, sizeof xml_option, "--xml-fd=%d", VALGRIND_XML_FD);
@@ -194,7 +218,7 @@ static _Noreturn void become_student(const student_spawn_options *o, int request
                              "--num-callers=20", "--xml=yes", xml_option, (char *)o->server, NULL};
     char *argv_server[] = {"student-process", NULL};
     char **argv = o->policy == POLICY_VALGRIND ? argv_valgrind : argv_server;
-    char **envp = o->policy == POLICY_COVERAGE && o->gcov_prefix ? env_coverage : env_plain;
+    char **envp = o->policy == POLICY_COVERAGE ? env_coverage : env_plain;
 
     int listener = -1;
     int rc = seccomp_policy_load(o->policy, &listener);

@@ -37,8 +37,10 @@ typedef struct {
     size_t address_space;    /* RLIMIT_AS in bytes; 0 for none (valgrind) */
     size_t stack_bytes;      /* RLIMIT_STACK in bytes; 0 for the inherited one */
     int output_fd;           /* where the submission's printing goes; -1 for nowhere */
-    const char *gcov_prefix; /* POLICY_COVERAGE: where gcov writes its counter files */
-    int gcov_prefix_strip;
+    /* POLICY_COVERAGE: the counter files (.gcda) gcov may write, as
+     * "PATH:PATH"; opened here and handed over as descriptors from
+     * SPAWN_FIRST_GCOV_FD on, since the student process opens nothing. */
+    const char *gcov_files;
 } student_spawn_options;
 
 /* Starts a student process; on failure returns false with the reason in
@@ -48,7 +50,7 @@ bool student_spawn(student_process *process, const student_spawn_options *option
 
 /* The descriptors spawn.c's child uses between loading the filter and
  * executing the program, both close-on-exec. */
-enum { SPAWN_ERROR_FD = 7, SPAWN_GATE_FD = 8 };
+enum { SPAWN_ERROR_FD = 7, SPAWN_GATE_FD = 8, SPAWN_FIRST_GCOV_FD = 9, SPAWN_MAX_GCOV_FILES = 8 };
 
 /* Builds and loads the filter of `policy` into the calling process; every
  * execution then waits on the notification descriptor stored in

@@ -206,7 +206,7 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
     if not build.present:
         return
     os.makedirs(obj_dir, exist_ok=True)
-    raw = os.path.join(obj_dir, build.file.replace(".c", ".raw.o"))
+    raw = raw_object(obj_dir, build.file)
     # Only the sources and the headers are visible to the compiler: an
     # `#include` or `.incbin` of anything else in the scratch (the harness,
     # with the reference's objects) finds nothing.
@@ -314,6 +314,12 @@ def challenge_probe(scratch):
     return harness(scratch, "challenge_probe")
 
 
+def raw_object(obj_dir, file):
+    """The compiler's own object of `file` (before localize); under
+    --coverage its counter file is this path with .gcda for .o."""
+    return os.path.join(obj_dir, file.replace(".c", ".raw.o"))
+
+
 def reference_object(scratch, file):
     return os.path.join(scratch, "harness", "reference", file.replace(".c", ".o"))
 
@@ -359,7 +365,9 @@ def link_student_program(mode, scratch, output, objects, log, static=True, cover
         if static:
             argv.append("-static")
         if coverage:
-            argv.append("--coverage")
+            # gcov's runtime opens its counter files through
+            # gcov_on_crash.c, from descriptors spawn.c opened.
+            argv += ["--coverage", "-Wl,--wrap=open,--wrap=mkdir,--wrap=access"]
         result = sandbox.run(mode, argv, cwd=scratch, readable=[scratch],
                              writable=[os.path.dirname(output)],
                              limits=sandbox.Limits(cpu_seconds=60, wall_seconds=90), pass_fds=secret_fds)

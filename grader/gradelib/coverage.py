@@ -42,6 +42,9 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
     # reference's); its counters add up over the tasks' runs.
     pair = [objects.get(f, build.reference_object(scratch, f)) for f in config.SUBMISSION_FILES]
     program = os.path.join(cov, "student_coverage")
+    # The student process opens no file: the trusted side opens these for
+    # it (grader/boundary/gcov_on_crash.c).
+    counter_files = [os.path.splitext(build.raw_object(cov, f))[0] + ".gcda" for f in objects]
     linked = None
     for task in config.TASKS:
         tests = [t for t in passed_tests if t.startswith(f"task{task}::")]
@@ -51,7 +54,8 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
             linked, _ = build.link_student_program(mode, scratch, program, pair, log, coverage=True)
         if linked:
             suites.run_runner(mode, scratch, build.runner(scratch, task), f"coverage-task{task}", seed,
-                              program, policy="coverage", tests=tests, writable_extra=[cov])
+                              program, policy="coverage", tests=tests, writable_extra=[cov],
+                              env_extra={"GRADER_GCOV_FILES": ":".join(counter_files)})
     found, why = report(mode, scratch, cov, os.path.join(out_dir, "coverage"), log)
     if why:
         log(f"coverage: not measured: {why}")
