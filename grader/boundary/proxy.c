@@ -33,7 +33,16 @@
 
 enum { TIMEOUTS_BEFORE_SHORT_LIMIT = 2 };
 static const double SHORT_CALL_SECONDS = 2.0;
-static const double QUIT_SECONDS = 30.0; /* valgrind's leak check, gcov's files */
+/* How long a student process may take to end once asked: valgrind's leak
+ * check and gcov's files take time at exit; a plain student process has
+ * nothing to do then, and is killed at once. After one student process of
+ * the runner has lingered past its grace, the others get LINGER_SECONDS
+ * (their report is lost anyway: the check could not run, which costs the
+ * points): a destructor that spins costs seconds per grading, not per
+ * test. */
+static const double VALGRIND_QUIT_SECONDS = 10.0;
+static const double COVERAGE_QUIT_SECONDS = 3.0;
+static const double LINGER_SECONDS = 0.05;
 
 /* A position as the tests see it, and the handle of the student's own. */
 typedef struct {
@@ -95,20 +104,22 @@ static double monotonic_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* The runner's time-outs so far, one byte each in $GRADER_REPORT.timeouts.
- * A file, because Criterion starts each test process afresh (nothing in
- * memory is shared between them); only the runner's test processes write
- * it, and student processes cannot open files. */
-static void timeout_path(char *path, size_t size)
+/* The runner's time-outs so far, one byte each in $GRADER_REPORT.timeouts
+ * (calls that did not return) and $GRADER_REPORT.lingered (student
+ * processes that did not end when asked). A file, because Criterion starts
+ * each test process afresh (nothing in memory is shared between them);
+ * only the runner's test processes write it, and student processes cannot
+ * open files. */
+static void timeout_path(char *path, size_t size, const char *kind)
 {
     const char *report = getenv("GRADER_REPORT");
-    snprintf(path, size, "%s.timeouts", report != NULL ? report : "");
+    snprintf(path, size, "%s.%s", report != NULL ? report : "", kind);
 }
 
-static void count_timeout(void)
+static void count_timeout(const char *kind)
 {
     char path[4096];
-    timeout_path(path, sizeof path);
+    timeout_path(path, sizeof path, kind);
     if (path[0] == '.')
         return; /* no report: not under the grader */
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -116,6 +127,14 @@ static void count_timeout(void)
         perror("proxy: counting a time-out");
     if (fd >= 0)
         close(fd);
+}
+
+static bool timed_out_before(const char *kind, off_t times)
+{
+    char path[4096];
+    struct stat info;
+    timeout_path(path, sizeof path, kind);
+    return path[0] != '.' && lstat(path, &info) == 0 && S_ISREG(info.st_mode) && info.st_size >= times;
 }
 
 /* The limit of the next call. The file of time-outs is looked at once a
@@ -129,11 +148,7 @@ static double call_limit(void)
         return limit;
     limit = env_seconds("GRADER_CALL_SECONDS", 10.0);
     checked_at = now;
-    char path[4096];
-    struct stat info;
-    timeout_path(path, sizeof path);
-    if (path[0] != '.' && lstat(path, &info) == 0 && S_ISREG(info.st_mode) &&
-        info.st_size >= TIMEOUTS_BEFORE_SHORT_LIMIT && limit > SHORT_CALL_SECONDS)
+    if (timed_out_before("timeouts", TIMEOUTS_BEFORE_SHORT_LIMIT) && limit > SHORT_CALL_SECONDS)
         limit = SHORT_CALL_SECONDS;
     return limit;
 }
@@ -227,6 +242,8 @@ __attribute__((format(printf, 2, 3))) _Noreturn static void fail(proxy_failure k
 
 /* ---- the student process ----------------------------------------------- */
 
+static bool send_all(const void *data, size_t size, double deadline);
+
 static void keep_valgrind_output(int timeout_ms)
 {
     if (student.valgrind_xml < 0)
@@ -291,6 +308,8 @@ static void start(void)
     char error[512];
     if (!student_spawn(&student, &options, error, sizeof error))
         fail(PROXY_NOT_STARTED, "internal error: the student process did not start: %s", error);
+    /* Requests are written with a deadline (send_all). */
+    fcntl(student.requests, F_SETFL, fcntl(student.requests, F_GETFL) | O_NONBLOCK);
     if (clock_getcpuclockid(student.pid, &student_clock) != 0)
         student_clock = (clockid_t)-1;
     started = true;
@@ -340,23 +359,31 @@ void proxy_shutdown(void)
 {
     if (!started || dead)
         return;
+    student_policy policy = env_policy();
+    int status;
+    if (policy == POLICY_SERVE) {
+        stop(&status);
+        return;
+    }
     wire_header quit = {++sequence, OP_QUIT, 0};
-    (void)wire_write_all(student.requests, &quit, sizeof quit);
+    (void)send_all(&quit, sizeof quit, monotonic_now() + 1.0);
     close(student.requests);
     student.requests = -1;
-    int status;
-    /* Valgrind's leak check and gcov's files take time at exit; a plain
-     * student process has nothing to do then (an exit handler of its own
-     * that spins must not hold the test up). */
-    student_policy policy = env_policy();
-    double deadline = monotonic_now() + (policy == POLICY_VALGRIND ? QUIT_SECONDS
-                                         : policy == POLICY_COVERAGE ? QUIT_SECONDS / 3
-                                                                     : 1.0);
+    double grace = timed_out_before("lingered", 1) ? LINGER_SECONDS
+                   : policy == POLICY_VALGRIND    ? VALGRIND_QUIT_SECONDS
+                                                  : COVERAGE_QUIT_SECONDS;
+    double deadline = monotonic_now() + grace;
     while (waitpid(student.pid, &status, WNOHANG) == 0) {
-        keep_valgrind_output(20);
         if (monotonic_now() > deadline) {
+            count_timeout("lingered");
             stop(&status);
             break;
+        }
+        if (student.valgrind_xml >= 0) {
+            keep_valgrind_output(10); /* waits on the report pipe, never spins */
+        } else {
+            struct timespec pause = {0, 5 * 1000 * 1000};
+            nanosleep(&pause, NULL);
         }
     }
     dead = true;
@@ -443,13 +470,40 @@ static void receive(void *data, size_t size, double deadline)
         if (monotonic_now() > deadline) {
             int status;
             stop(&status);
-            count_timeout();
+            count_timeout("timeouts");
             fail(PROXY_TIMED_OUT,
                  "%s did not return within %.0f s (an endless loop, or a very slow search); the "
                  "student process was stopped",
                  call_text, call_seconds);
         }
     }
+}
+
+/* Writes a whole request before `deadline`: a student process that stops
+ * reading its requests fills the pipe, and a blocking write would wait
+ * for it forever. False when the time ran out or the process is gone. */
+static bool send_all(const void *data, size_t size, double deadline)
+{
+    const unsigned char *at = data;
+    while (size > 0) {
+        ssize_t n = write(student.requests, at, size);
+        if (n > 0) {
+            at += n;
+            size -= (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno != EAGAIN)
+            return false;
+        double left = deadline - monotonic_now();
+        if (left <= 0)
+            return false;
+        struct pollfd p = {student.requests, POLLOUT, 0};
+        if (poll(&p, 1, left > 0.05 ? 50 : 1) < 0 && errno != EINTR)
+            return false;
+    }
+    return true;
 }
 
 /* Sends one request and reads its reply into `reply`. */
@@ -463,15 +517,21 @@ static void call(uint32_t op, const wire_buffer *arguments, wire_buffer *reply)
     wire_reset(&message);
     wire_put(&message, &request, sizeof request);
     wire_put(&message, arguments->data, arguments->length);
-    if (!wire_write_all(student.requests, message.data, message.length)) {
+    call_seconds = call_limit();
+    double deadline = monotonic_now() + call_seconds;
+    if (!send_all(message.data, message.length, deadline)) {
         int status;
-        while (waitpid(student.pid, &status, 0) < 0 && errno == EINTR)
-            ;
+        bool running = waitpid(student.pid, &status, WNOHANG) == 0;
+        if (running) {
+            stop(&status);
+            count_timeout("timeouts");
+            fail(PROXY_TIMED_OUT,
+                 "%s: the student process stopped reading its requests for %.0f s and was stopped",
+                 call_text, call_seconds);
+        }
         dead = true;
         fail(PROXY_CRASHED, "%s %s", call_text, death_words(status));
     }
-    call_seconds = call_limit();
-    double deadline = monotonic_now() + call_seconds;
     wire_header header;
     receive(&header, sizeof header, deadline);
     if (header.sequence != request.sequence || header.op != 0 || header.length > WIRE_MAX_PAYLOAD)
@@ -683,6 +743,27 @@ void expansions_reset(void)
     malformed_unless(&reply);
 }
 
+/* Reads exactly `size` bytes of reply before `deadline`, with no failure
+ * report: for questions asked while a failure is being written. */
+static bool read_before(void *data, size_t size, double deadline)
+{
+    unsigned char *at = data;
+    while (size > 0) {
+        double left = deadline - monotonic_now();
+        struct pollfd p = {student.replies, POLLIN, 0};
+        if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) != 1)
+            return false;
+        ssize_t n = read(student.replies, at, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        at += n;
+        size -= (size_t)n;
+    }
+    return true;
+}
+
 /* The stubs the student process reached: asked for when a failure message
  * is written, so it must never fail itself; NULL when the student process
  * is gone or says nothing sensible. */
@@ -694,16 +775,15 @@ const char *lab_stub_reached(size_t i)
         count = 0;
         if (!started || dead || inbox_start < inbox_end)
             return NULL; /* gone, or out of step: nothing sensible to ask */
-        wire_buffer out = {0}, in = {0};
-        wire_header request = {++sequence, OP_STUBS_REACHED, (uint32_t)out.length};
-        bool sent = wire_write_all(student.requests, &request, sizeof request) &&
-                    wire_write_all(student.requests, out.data, out.length);
+        wire_buffer in = {0};
+        wire_header request = {++sequence, OP_STUBS_REACHED, 0};
+        double deadline = monotonic_now() + 2.0;
+        bool sent = send_all(&request, sizeof request, deadline);
         wire_header header;
-        struct pollfd p = {student.replies, POLLIN, 0};
-        if (sent && poll(&p, 1, 2000) == 1 && wire_read_all(student.replies, &header, sizeof header) &&
+        if (sent && read_before(&header, sizeof header, deadline) &&
             header.sequence == request.sequence && header.length <= 4096) {
             unsigned char payload[4096];
-            if (wire_read_all(student.replies, payload, header.length)) {
+            if (read_before(payload, header.length, deadline)) {
                 wire_put(&in, payload, header.length);
                 for (uint64_t length; count < 8 && (length = wire_take_u64(&in)) > 0 &&
                                       length < sizeof names[0] && !in.bad;
@@ -713,7 +793,6 @@ const char *lab_stub_reached(size_t i)
                 }
             }
         }
-        wire_release(&out);
         wire_release(&in);
     }
     return i < count ? names[i] : NULL;
