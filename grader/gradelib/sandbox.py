@@ -147,6 +147,38 @@ def detect(hidden_paths, probe_dir):
     return mode
 
 
+class SecretsReachable(RuntimeError):
+    """Without bubblewrap, a file of the grader's own is readable by the
+    sandbox's user (it would be by every student process under valgrind)."""
+
+
+def lock_out(mode, secrets, owned=()):
+    """Without bubblewrap nothing masks the grader's files: the sandbox's
+    user reaches whatever its permissions let it. So every path of `owned`
+    (made by this grading: its output) is made root's alone, and every path
+    of `secrets` (the grader's own tree: the hidden suites, the model
+    solution, the oracle) must already be out of that user's reach, or the
+    grading is refused: setup.sh does `chmod o-rwx` on the autograder's
+    source. With bubblewrap, or not root (no sandbox user), nothing to do."""
+    if mode.bwrap or mode.uid is None:
+        return
+    for path in owned:
+        os.chmod(path, 0o700)
+    for path in secrets:
+        if _reachable(path, mode.uid, mode.gid):
+            raise SecretsReachable(
+                f"without bubblewrap the sandbox's user ({mode.user}) could read {path}, which holds "
+                f"the grader's secrets (hidden suites, model solution): make it unreadable by others "
+                f"(chmod -R o-rwx {path}, as grader/gradescope/setup.sh does) and grade again")
+
+
+def _reachable(path, uid, gid):
+    """Whether uid/gid may enter the directory `path` (it and every
+    directory above it searchable): then it opens any file inside whose
+    name it knows and whose mode lets others read, as the project's are."""
+    return _unsearchable_parent(os.path.join(path, "x"), uid, gid) is None
+
+
 def _grading_cgroup():
     """This process's cgroup.Group, made once (like its sandbox uid)."""
     global _group
