@@ -39,8 +39,11 @@
  * special files and permission changes. The memory check can only cost
  * points: the grader reads valgrind's report from a pipe that the program
  * under valgrind cannot reach, never from a file, and the process's
- * printing goes nowhere. Executions go through the exec gate here too
- * (the launcher's one execution of its tool is the last one let through).
+ * printing goes nowhere. Executions, and opens for writing and unlinks, go
+ * through the exec gate here too: it lets through the launcher's one
+ * execution of its tool and the tool's two temporary files (made, then
+ * unlinked), all before the program under test exists, and nothing after:
+ * the program under valgrind may read, never write, a file.
  *
  * Between loading the filter and executing, spawn.c's child writes to its
  * error pipe and sends the gate's descriptor on its socket: both are
@@ -158,6 +161,23 @@ static int add_valgrind_denials(scmp_filter_ctx ctx)
                            SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self));
     rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(sendmsg), 1,
                            SCMP_A0(SCMP_CMP_NE, SPAWN_GATE_FD));
+    /* Files are opened for reading only, never made, written, truncated or
+     * removed, but for valgrind's own two at start-up (the copies of
+     * /proc/self/cmdline and auxv it shows the program, made and unlinked
+     * at once): those go through the exec gate, which lets exactly them
+     * through. So no disk to fill, no file of the grading's user changed,
+     * and nothing left behind. */
+    const scmp_datum_t writing[][2] = {{O_ACCMODE, O_WRONLY}, {O_ACCMODE, O_RDWR},
+                                       {O_CREAT, O_CREAT},     {O_TRUNC, O_TRUNC}};
+    for (size_t i = 0; i < sizeof writing / sizeof *writing; i++) {
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(openat), 1,
+                               SCMP_A2(SCMP_CMP_MASKED_EQ, writing[i][0], writing[i][1]));
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(open), 1,
+                               SCMP_A1(SCMP_CMP_MASKED_EQ, writing[i][0], writing[i][1]));
+    }
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(unlink), 0);
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(unlinkat), 0);
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(openat2), 0);
     /* clone only for threads sharing the address space, never a new process */
     rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(clone), 1,
                            SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_VM, 0));

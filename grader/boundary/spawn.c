@@ -19,9 +19,10 @@
  * (seccomp user notification): the child sends the notification
  * descriptor here over a socket before it executes, this process lets
  * through exactly the executions it expects (spawn's own, and under
- * valgrind the launcher's one execution of its tool, both before any
- * submission code exists) and then closes the descriptor. With nobody
- * listening, the kernel fails every later execution with ENOSYS.
+ * valgrind the launcher's one execution of its tool and the tool's two
+ * temporary files, all before any submission code exists) and then closes
+ * the descriptor. With nobody listening, the kernel fails every later
+ * execution (or file creation) with ENOSYS.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -52,6 +53,11 @@ enum {
 
 /* How long the trusted side waits for an expected execution. */
 enum { GATE_TIMEOUT_MS = 20000 };
+/* Under valgrind: spawn's execution of the launcher, the launcher's of its
+ * tool, and the tool's two temporary files, each made then unlinked
+ * (valgrind 3.18 and 3.19, with --vgdb=no), all before the program under
+ * test is loaded. */
+enum { VALGRIND_START_EVENTS = 6 };
 
 /* Debian's /usr/bin/valgrind is a shell script around valgrind.bin; a
  * script cannot be executed from a close-on-exec descriptor. */
@@ -310,13 +316,12 @@ bool student_spawn(student_process *process, const student_spawn_options *o, cha
         become_student(o, requests[0], replies[1], xml[1], errors[1], gate[1]);
     int child_ends[] = {requests[0], replies[1], errors[1], xml[1], gate[1]};
     close_all(child_ends, sizeof child_ends / sizeof *child_ends);
-    /* Valgrind's launcher executes its tool once more, before the program
-     * under test exists. */
     int listener = receive_descriptor(gate[0]);
     close(gate[0]);
     char gate_error[256] = "";
     bool passed = listener >= 0 &&
-                  pass_expected_executions(listener, pid, o->policy == POLICY_VALGRIND ? 2 : 1,
+                  pass_expected_executions(listener, pid,
+                                           o->policy == POLICY_VALGRIND ? VALGRIND_START_EVENTS : 1,
                                            gate_error, sizeof gate_error);
     /* The error pipe is close-on-exec: it reads end of file once the
      * program runs, or the reason it could not start. */
