@@ -178,7 +178,8 @@ GRADER_HANDOUT := $(if $(and $(shell command -v pandoc),$(wildcard handouts/grun
 
 .PHONY: grader-harness
 grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(GRADER_BUILD)/growth_probe \
-                $(GRADER_BUILD)/challenge_probe $(STUDENT_SIDE_OBJ) \
+                $(GRADER_BUILD)/challenge_probe $(STUDENT_SIDE_OBJ) $(GRADER_BUILD)/policy_probe \
+                $(GRADER_BUILD)/boundary/policy_probe_student.o \
                 $(GRADER_BUILD)/tests.txt $(GRADER_BUILD)/student_reference $(GRADER_HANDOUT)
 $(GRADER_BUILD)/handout.html: handouts/grundy-lab.md handouts/handout.css
 	@mkdir -p $(@D)
@@ -196,6 +197,18 @@ $(GRADER_BUILD)/runner_%: $(GRADER_BUILD)/suites/test_%.o $(RUNNER_SUPPORT) $(TR
 	$(CC) $(filter $(GRADER_BUILD)/suites/test_$*.o,$^) $(wildcard $(GRADER_BUILD)/suites/test_hidden_$*.o) \
 	    $(filter-out $(GRADER_BUILD)/suites/%,$^) -o $@ $(TRUSTED_LDFLAGS) $(GRADER_LIBS)
 $(GRADER_RUNNERS): $(HIDDEN_SRC:tests/staff/hidden/%.c=$(GRADER_BUILD)/suites/%.o)
+
+# Docker's default seccomp profile, in part, for trying the grader's fallback
+# sandbox here (tests/staff/container/docker_like.c).
+build/container/docker_like: tests/staff/container/docker_like.c
+	@mkdir -p $(@D)
+	$(CC) $(LAB_CFLAGS) $(STRICT) $< -o $@ -lseccomp
+
+# The policy probe (grader/policy-probe): a trusted driver, and the student
+# program it starts, linked in the sandbox as a submission's is.
+$(GRADER_BUILD)/policy_probe: $(GRADER_BUILD)/boundary/policy_probe.o \
+                              $(addprefix $(GRADER_BUILD)/boundary/,spawn.o seccomp_policy.o)
+	$(CC) $^ -o $@ -lseccomp
 
 $(GRADER_BUILD)/timing_probe: $(GRADER_BUILD)/boundary/timing_probe.o $(GRADER_BUILD)/boundary/probe.o \
                               $(GRADER_BUILD)/support/calibration_solver.o $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a

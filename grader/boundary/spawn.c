@@ -4,9 +4,10 @@
  *
  * Between fork and execveat only this file's code runs in the child: it
  * lays out the descriptors (0: /dev/null, 1 and 2: the caller's choice,
- * 3: requests, 4: replies, 5: the program, close-on-exec; 6: valgrind's
- * XML pipe; 7 and 8, close-on-exec: the error pipe and the exec gate;
- * from 9 on, under coverage: gcov's counter files, opened here),
+ * 3: requests, 4: replies, 5: the program, close-on-exec; 7 and 8,
+ * close-on-exec: the error pipe and the exec gate; from 9 on, under
+ * coverage: gcov's counter files, opened here; under valgrind, its XML
+ * pipe at the top of the descriptor table, see VALGRIND_XML_FD),
  * closes every other descriptor (the trusted side's report files, its end
  * of the pipes), sets the resource limits, asks to die with its parent,
  * and loads the seccomp filter. The child then holds nothing of the
@@ -45,7 +46,7 @@
 
 enum {
     EXE_FD = 5,
-    VALGRIND_XML_FD = 6,
+    VALGRIND_MAX_OPEN_FILES = 256,
     ERROR_FD = SPAWN_ERROR_FD, /* close-on-exec: why the child could not start */
     GATE_FD = SPAWN_GATE_FD,   /* close-on-exec: carries the notification descriptor */
     HIGH_FD = 16
@@ -172,18 +173,35 @@ static int open_counter_files(const char *files, int error_fd)
     return next;
 }
 
+/* Valgrind keeps the top 12 descriptors below RLIMIT_NOFILE for itself,
+ * and fails every call the program under test makes on them: its XML
+ * report goes to the last one, so the program cannot write (forge) or
+ * duplicate it, and reopening it through /proc/self/fd for writing goes
+ * through the exec gate, which is closed by then. The limit is the one
+ * inherited (a sandboxed runner's is lower than 256), never raised. */
+static int valgrind_xml_fd(void)
+{
+    struct rlimit r;
+    rlim_t files = getrlimit(RLIMIT_NOFILE, &r) == 0 ? r.rlim_cur : VALGRIND_MAX_OPEN_FILES;
+    if (files > VALGRIND_MAX_OPEN_FILES)
+        files = VALGRIND_MAX_OPEN_FILES;
+    return (int)files - 1;
+}
+
 static _Noreturn void become_student(const student_spawn_options *o, int request_read,
                                      int reply_write, int xml_write, int error_write, int gate_write)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    int input = open("/dev/null", O_RDONLY | O_CLOEXEC); /* fd 0: nothing to write to */
     int exe = open(o->policy == POLICY_VALGRIND ? valgrind_program() : o->server, O_RDONLY | O_CLOEXEC);
-    if (null < 0 || exe < 0)
+    if (null < 0 || input < 0 || exe < 0)
         fail_in_child(error_write, "cannot open the student program");
     int output = o->output_fd >= 0 && o->policy != POLICY_VALGRIND ? dup(o->output_fd) : dup(null);
+    int xml_fd = valgrind_xml_fd();
     /* Everything first goes above the fixed slots, so no dup2 below
      * overwrites a descriptor still needed. */
-    int high[8] = {fcntl(null, F_DUPFD_CLOEXEC, HIGH_FD), fcntl(output, F_DUPFD_CLOEXEC, HIGH_FD),
+    int high[8] = {fcntl(input, F_DUPFD_CLOEXEC, HIGH_FD), fcntl(output, F_DUPFD_CLOEXEC, HIGH_FD),
                    fcntl(request_read, F_DUPFD_CLOEXEC, HIGH_FD), fcntl(reply_write, F_DUPFD_CLOEXEC, HIGH_FD),
                    fcntl(exe, F_DUPFD_CLOEXEC, HIGH_FD),
                    xml_write >= 0 ? fcntl(xml_write, F_DUPFD_CLOEXEC, HIGH_FD) : -1,
@@ -193,17 +211,23 @@ static _Noreturn void become_student(const student_spawn_options *o, int request
     if (place(high[0], 0, false) || place(high[1], 1, false) || place(high[1], 2, false) ||
         place(high[2], WIRE_REQUEST_FD, false) || place(high[3], WIRE_REPLY_FD, false) ||
         place(high[4], EXE_FD, true) || place(high[7], GATE_FD, true) ||
-        (high[5] >= 0 && place(high[5], VALGRIND_XML_FD, false)))
+        (high[5] >= 0 && place(high[5], xml_fd, false)))
         fail_in_child(ERROR_FD, "cannot lay out the descriptors");
-    if (high[5] < 0)
-        close(VALGRIND_XML_FD);
-    close_from(SPAWN_FIRST_GCOV_FD);
+    if (high[5] >= 0) {
+        /* everything between the fixed slots and the XML pipe goes */
+        if (syscall(SYS_close_range, SPAWN_FIRST_GCOV_FD, xml_fd - 1, 0) != 0)
+            for (int fd = SPAWN_FIRST_GCOV_FD; fd < xml_fd; fd++)
+                close(fd);
+        close_from(xml_fd + 1);
+    } else {
+        close_from(SPAWN_FIRST_GCOV_FD);
+    }
     if (o->policy == POLICY_COVERAGE)
         close_from(open_counter_files(o->gcov_files, ERROR_FD));
 
     limit(RLIMIT_CORE, 0);
     limit(RLIMIT_FSIZE, o->policy == POLICY_SERVE ? 0 : 16 << 20);
-    limit(RLIMIT_NOFILE, o->policy == POLICY_SERVE ? 16 : 256);
+    limit(RLIMIT_NOFILE, o->policy == POLICY_SERVE ? 16 : (rlim_t)xml_fd + 1);
     if (o->cpu_seconds > 0)
         limit(RLIMIT_CPU, (rlim_t)o->cpu_seconds + 1);
     if (o->address_space > 0)
@@ -218,7 +242,7 @@ static _Noreturn void become_student(const student_spawn_options *o, int request
     char *env_coverage[] = {"LANG=C", files, NULL};
     char *env_plain[] = {"LANG=C", NULL};
     char xml_option[64];
-    snprintf(xml_option, sizeof xml_option, "--xml-fd=%d", VALGRIND_XML_FD);
+    snprintf(xml_option, sizeof xml_option, "--xml-fd=%d", xml_fd);
     char *argv_valgrind[] = {"valgrind", "--quiet", "--vgdb=no", "--leak-check=full",
                              "--show-leak-kinds=definite", "--errors-for-leak-kinds=definite",
                              "--num-callers=20", "--xml=yes", xml_option, (char *)o->server, NULL};

@@ -1,0 +1,206 @@
+/*
+ * policy_probe.c - proves what a student process can reach, by trying.
+ *
+ * usage: policy_probe serve|coverage|valgrind PROGRAM [--secret PATH]...
+ *                     [--content PATH]...
+ *
+ * Starts PROGRAM (policy_probe_student.c, linked as a submission's program
+ * is) with spawn.c under the policy named, hands it the paths to try, and
+ * reads what each of its actions got: allowed, denied (errno), or the
+ * process killed. A killed process is started again from the next action,
+ * so every action is tried. Prints one line per action,
+ *
+ *     MODE ACTION RESULT ok|VIOLATION
+ *
+ * and exits 1 when any action a submission must not be able to do was
+ * allowed. What a policy allows by design is in `allowed_by_design`: under
+ * valgrind, reading public files (valgrind opens the libraries), executable
+ * memory (valgrind's JIT), and its own /dev/null and request pipe. A
+ * --secret may be neither opened nor stat'ed, in any policy; a --content
+ * path (the probes, execute-only for the sandbox's user; /etc/shadow) may
+ * be stat'ed under valgrind (its name and size are no secret), never
+ * opened.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+enum { MAX_PATHS = 16, MAX_ACTIONS = 256 };
+
+static const char *mode_name;
+static student_policy policy;
+static const char *paths[MAX_PATHS];
+static bool content_only[MAX_PATHS];
+static int path_count;
+static int violations;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static bool starts_with(const char *text, const char *prefix)
+{
+    return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
+/* What `policy` lets a student process do on purpose (see the header). */
+static bool allowed_by_design(const char *action)
+{
+    if (policy != POLICY_VALGRIND)
+        return false;
+    static const char *const valgrind[] = {"open-public-file", "executable-memory", "write-fd-0",
+                                           "dup-fd-0", "dup-fd-3"};
+    for (size_t i = 0; i < sizeof valgrind / sizeof *valgrind; i++)
+        if (strcmp(action, valgrind[i]) == 0)
+            return true;
+    /* "stat-secret-3" of a --content path: its name and size are no
+     * secret, its bytes are */
+    int index;
+    if ((sscanf(action, "stat-secret-%d", &index) == 1 || sscanf(action, "statx-secret-%d", &index) == 1 ||
+         sscanf(action, "stat-empty-path-secret-%d", &index) == 1) &&
+        index >= 0 && index < path_count && content_only[index])
+        return true;
+    return false;
+}
+
+static void verdict(const char *action, const char *result, bool allowed)
+{
+    bool bad = allowed && !allowed_by_design(action);
+    violations += bad;
+    printf("%s %s %s %s\n", mode_name, action, result, bad ? "VIOLATION" : "ok");
+}
+
+/* Reads one line from `fd` before `deadline` into `line`; false at end of
+ * file, on error or when time ran out. */
+static bool read_line(int fd, char *line, size_t size, double deadline)
+{
+    size_t used = 0;
+    while (used < size - 1) {
+        double left = deadline - now();
+        struct pollfd p = {fd, POLLIN, 0};
+        if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) != 1)
+            return false;
+        char c;
+        ssize_t n = read(fd, &c, 1);
+        if (n <= 0)
+            return false;
+        if (c == '\n')
+            break;
+        line[used++] = c;
+    }
+    line[used] = '\0';
+    return true;
+}
+
+static const char *death(int status, char *text, size_t size)
+{
+    if (WIFSIGNALED(status))
+        snprintf(text, size, "killed-%s", sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?");
+    else
+        snprintf(text, size, "ended-%d", WEXITSTATUS(status));
+    return text;
+}
+
+/* Runs the program from action `start`; returns the action to start from
+ * next, or -1 when every action has been tried. */
+static int run_from(const char *program, int start, int *count)
+{
+    student_spawn_options options = {.server = program, .policy = policy, .cpu_seconds = 20,
+                                     .address_space = policy == POLICY_VALGRIND ? 0 : (size_t)512 << 20,
+                                     .output_fd = -1};
+    student_process student;
+    char error[512];
+    if (!student_spawn(&student, &options, error, sizeof error)) {
+        fprintf(stderr, "policy_probe: the student program did not start: %s\n", error);
+        exit(2);
+    }
+    char request[16384];
+    size_t used = (size_t)snprintf(request, sizeof request, "START %d\n", start);
+    for (int i = 0; i < path_count; i++)
+        used += (size_t)snprintf(request + used, sizeof request - used, "SECRET %s\n", paths[i]);
+    used += (size_t)snprintf(request + used, sizeof request - used, "END\n");
+    if (write(student.requests, request, used) != (ssize_t)used) {
+        fprintf(stderr, "policy_probe: cannot send the request\n");
+        exit(2);
+    }
+    double deadline = now() + (policy == POLICY_VALGRIND ? 60 : 20);
+    char line[1024], name[512], result[128], begun_name[512] = "";
+    int begun = -1, next = -1;
+    bool done = false;
+    while (read_line(student.replies, line, sizeof line, deadline)) {
+        int index;
+        if (sscanf(line, "COUNT %d", count) == 1)
+            continue;
+        if (sscanf(line, "BEGIN %d %511s", &index, begun_name) == 2) {
+            begun = index;
+            continue;
+        }
+        if (strcmp(line, "DONE") == 0) {
+            done = true;
+            break;
+        }
+        if (sscanf(line, "%d %511s %127[^\n]", &index, name, result) == 3 && index == begun) {
+            verdict(name, result, starts_with(result, "allowed"));
+            begun = -1;
+        }
+    }
+    kill(student.pid, SIGKILL);
+    int status = 0;
+    while (waitpid(student.pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    close(student.requests);
+    close(student.replies);
+    if (student.valgrind_xml >= 0)
+        close(student.valgrind_xml);
+    if (done)
+        return -1;
+    if (begun < 0) {
+        fprintf(stderr, "policy_probe: the student program stopped between actions (%s)\n",
+                death(status, result, sizeof result));
+        exit(2);
+    }
+    /* The action in progress ended the process: killed by the filter
+     * (denied), or, if it ended normally, something replaced it. */
+    char text[64];
+    death(status, text, sizeof text);
+    bool replaced = WIFEXITED(status) && WEXITSTATUS(status) == 0; /* /bin/true's */
+    verdict(begun_name, replaced ? "allowed(the-process-was-replaced)" : text, replaced);
+    next = begun + 1;
+    return next < *count ? next : -1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s serve|coverage|valgrind PROGRAM [--secret PATH]... [--content PATH]...\n",
+                argv[0]);
+        return 2;
+    }
+    mode_name = argv[1];
+    policy = strcmp(mode_name, "valgrind") == 0   ? POLICY_VALGRIND
+             : strcmp(mode_name, "coverage") == 0 ? POLICY_COVERAGE
+                                                  : POLICY_SERVE;
+    for (int i = 3; i + 1 < argc && path_count < MAX_PATHS; i += 2) {
+        content_only[path_count] = strcmp(argv[i], "--content") == 0;
+        paths[path_count++] = argv[i + 1];
+    }
+    signal(SIGPIPE, SIG_IGN);
+    int count = MAX_ACTIONS, start = 0, runs = 0;
+    while (start >= 0 && runs++ < MAX_ACTIONS)
+        start = run_from(argv[2], start, &count);
+    printf("%s: %d violation%s\n", mode_name, violations, violations == 1 ? "" : "s");
+    return violations == 0 ? 0 : 1;
+}
