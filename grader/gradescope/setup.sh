@@ -9,7 +9,11 @@
 #      lacks --cobertura and reports fractions, not percentages);
 #   3. builds the grader's harness once (`make grader-harness`), so every
 #      submission is graded against the same prebuilt objects;
-#   4. grades the reference solution and fails the image build unless it
+#   4. makes the source tree root's alone (chmod go-rwx): Gradescope's
+#      container has no bubblewrap, so nothing masks the hidden suites and
+#      the model solution from the grading's sandbox user but permissions,
+#      and the grader refuses to grade while they are reachable;
+#   5. grades the reference solution and fails the image build unless it
 #      scores full marks: a broken image is found now, not on a student's
 #      submission (AUTOGRADER_SKIP_SELFTEST=1 skips it).
 set -euo pipefail
@@ -52,8 +56,25 @@ if ! gcovr_ok; then
     gcovr_ok || { echo "setup: gcovr is still older than 5.1" >&2; exit 1; }
 fi
 
-make -C "$source_dir" --no-print-directory -j"$(nproc)" grader-harness
+# The CPUs this container may use: its CFS quota (cgroup v2, then v1), not
+# nproc, which counts the host's.
+cpus() {
+    local quota period
+    if read -r quota period 2>/dev/null </sys/fs/cgroup/cpu.max && [ "$quota" != max ]; then
+        :
+    else
+        quota=$(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us 2>/dev/null || echo -1)
+        period=$(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us 2>/dev/null || echo 100000)
+    fi
+    if [ "${quota:--1}" -gt 0 ] 2>/dev/null && [ "${period:-0}" -gt 0 ]; then
+        echo $(((quota + period - 1) / period))
+    else
+        nproc
+    fi
+}
+make -C "$source_dir" --no-print-directory -j"$(cpus)" grader-harness
 chmod 755 "$source_dir/run_autograder" "$source_dir/grader/grade"
+chmod -R go-rwx "$source_dir"
 
 if [ -z "${AUTOGRADER_SKIP_SELFTEST:-}" ]; then
     selftest=$(mktemp -d)
