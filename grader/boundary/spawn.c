@@ -4,8 +4,9 @@
  *
  * Between fork and execveat only this file's code runs in the child: it
  * lays out the descriptors (0: /dev/null, 1 and 2: the caller's choice,
- * 3: requests, 4: replies, 5: the program, close-on-exec; 6: valgrind's
- * XML pipe), closes every other descriptor (the trusted side's report
+ * 3: requests, 4: replies, 5: the program, close-on-exec; under valgrind,
+ * its XML socket at VALGRIND_XML_FD, inside valgrind's reserved range, see
+ * spawn.h), closes every other descriptor (the trusted side's report
  * files, its end of the pipes), sets the resource limits, asks to die with
  * its parent, and loads the seccomp filter. The child then holds nothing
  * of the trusted process but the copy-on-write memory that execveat
@@ -20,13 +21,14 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "spawn.h"
 #include "wire.h"
 
-enum { EXE_FD = 5, VALGRIND_XML_FD = 6, FIRST_CLOSED_FD = 7, HIGH_FD = 10 };
+enum { EXE_FD = 5, FIRST_CLOSED_FD = 6, HIGH_FD = 10 };
 
 /* Debian's /usr/bin/valgrind is a shell script around valgrind.bin; a
  * script cannot be executed from a close-on-exec descriptor. */
@@ -79,14 +81,20 @@ static void become_student(const student_spawn_options *o, int request_read, int
         dup2(high[4], EXE_FD) < 0 || (high[5] >= 0 && place(high[5], VALGRIND_XML_FD)))
         fail_in_child(error_high, "cannot lay out the descriptors");
     fcntl(EXE_FD, F_SETFD, FD_CLOEXEC);
-    /* error_high is close-on-exec: it stays open until execveat. */
+    /* error_high is close-on-exec: it stays open until execveat. The XML
+     * socket sits far above it, alone at VALGRIND_XML_FD. */
     if (error_high > FIRST_CLOSED_FD)
         close_range(FIRST_CLOSED_FD, (unsigned)error_high - 1, 0);
-    close_range((unsigned)error_high + 1, ~0U, 0);
+    if (high[5] >= 0) {
+        close_range((unsigned)error_high + 1, VALGRIND_XML_FD - 1, 0);
+        close_range(VALGRIND_XML_FD + 1, ~0U, 0);
+    } else {
+        close_range((unsigned)error_high + 1, ~0U, 0);
+    }
 
     limit(RLIMIT_CORE, 0);
     limit(RLIMIT_FSIZE, o->policy == POLICY_SERVE ? 0 : 16 << 20);
-    limit(RLIMIT_NOFILE, o->policy == POLICY_SERVE ? 16 : 256);
+    limit(RLIMIT_NOFILE, o->policy == POLICY_SERVE ? 16 : VALGRIND_NOFILE);
     if (o->cpu_seconds > 0)
         limit(RLIMIT_CPU, (rlim_t)o->cpu_seconds + 1);
     if (o->address_space > 0)
@@ -124,8 +132,10 @@ bool student_spawn(student_process *process, const student_spawn_options *o, cha
                    size_t error_size)
 {
     int requests[2], replies[2], errors[2], xml[2] = {-1, -1};
+    /* valgrind's report comes on a socket, not a pipe: a pipe can be
+     * reopened for writing through /proc/self/fd/N, a socket cannot. */
     if (pipe2(requests, O_CLOEXEC) || pipe2(replies, O_CLOEXEC) || pipe2(errors, O_CLOEXEC) ||
-        (o->policy == POLICY_VALGRIND && pipe2(xml, O_CLOEXEC))) {
+        (o->policy == POLICY_VALGRIND && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, xml))) {
         snprintf(error, error_size, "cannot make pipes: %s", strerror(errno));
         return false;
     }
@@ -141,6 +151,8 @@ bool student_spawn(student_process *process, const student_spawn_options *o, cha
     close(errors[1]);
     if (xml[1] >= 0)
         close(xml[1]);
+    if (xml[0] >= 0)
+        shutdown(xml[0], SHUT_WR); /* one way: the trusted side only reads */
     /* The error pipe is close-on-exec: it reads end of file once the
      * program runs, or the reason it could not start. */
     char reason[256] = "";

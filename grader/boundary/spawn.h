@@ -17,6 +17,20 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* Under valgrind: the student process's RLIMIT_NOFILE, and where its XML
+ * report is written. Valgrind 3.19 keeps the top VALGRIND_RESERVED_FDS
+ * descriptors below that limit for itself: the program under it cannot
+ * write, close or reopen them (write/writev/splice/close are refused with
+ * EBADF; a socket cannot be opened through /proc/self/fd), so the report's
+ * socket sits there, and nothing of it exists below the range. What
+ * valgrind does not refuse (dup/dup2/dup3/F_DUPFD of a reserved descriptor
+ * to a low one, sendfile into one, AIO) the valgrind policy's seccomp
+ * rules must (seccomp_policy.c, VALGRIND_RESERVED_FLOOR). */
+#define VALGRIND_NOFILE 256
+#define VALGRIND_RESERVED_FDS 12
+#define VALGRIND_RESERVED_FLOOR (VALGRIND_NOFILE - VALGRIND_RESERVED_FDS)
+#define VALGRIND_XML_FD (VALGRIND_NOFILE - 1)
+
 typedef enum {
     POLICY_SERVE,    /* the suites and the timing probe: the API and nothing else */
     POLICY_COVERAGE, /* also writes gcov's counter files (coverage earns no points) */
@@ -27,7 +41,7 @@ typedef struct {
     pid_t pid;
     int requests;    /* the trusted side writes requests here */
     int replies;     /* and reads replies here */
-    int valgrind_xml; /* POLICY_VALGRIND: valgrind's XML report, else -1 */
+    int valgrind_xml; /* POLICY_VALGRIND: valgrind's XML report (a socket), else -1 */
 } student_process;
 
 typedef struct {

@@ -276,6 +276,10 @@ def memory_phase(ctx, builds, suite_results):
         if result["findings"]:
             lines = [f"{f['file']}:{f['line']} in {f['function']}: {f['what']}"
                      for f in result["findings"][:8]]
+            if result.get("dropped"):
+                lines.append(f"... and {result['dropped']} more (run make memcheck)")
+            if not result["complete"]:
+                lines.append(f"(and the check could not run to the end: {result['why']})")
             leak = any("Leak" in f["kind"] for f in result["findings"])
             other = any("Leak" not in f["kind"] for f in result["findings"])
             tests.append(TestResult(test_id, task, "failed", "valgrind found problems in your code:\n"
