@@ -5,8 +5,8 @@
  * Between fork and execveat only this file's code runs in the child: it
  * lays out the descriptors (0: /dev/null, 1 and 2: the caller's choice,
  * 3: requests, 4: replies, 5: the program, close-on-exec; under valgrind,
- * its XML socket at VALGRIND_XML_FD, inside valgrind's reserved range, see
- * spawn.h), closes every other descriptor (the trusted side's report
+ * its XML socket at valgrind_xml_fd(), inside valgrind's reserved range,
+ * see spawn.h), closes every other descriptor (the trusted side's report
  * files, its end of the pipes), sets the resource limits, asks to die with
  * its parent, and loads the seccomp filter. The child then holds nothing
  * of the trusted process but the copy-on-write memory that execveat
@@ -60,6 +60,27 @@ static int place(int fd, int target)
     return dup2(fd, target) < 0 ? -1 : 0;
 }
 
+int valgrind_reserved_floor(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_max == RLIM_INFINITY || r.rlim_max > (1u << 20) ||
+        r.rlim_max < 2 * VALGRIND_RESERVED_FDS)
+        return -1;
+    return (int)r.rlim_max - VALGRIND_RESERVED_FDS;
+}
+
+/* Valgrind reserves its range below the soft limit when that is also the
+ * hard one; so the soft limit is raised to the hard, and the report's
+ * socket goes to the top descriptor: -1 when the limit is unusable. */
+static int valgrind_xml_fd(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) != 0 || valgrind_reserved_floor() < 0)
+        return -1;
+    r.rlim_cur = r.rlim_max;
+    return setrlimit(RLIMIT_NOFILE, &r) == 0 ? (int)r.rlim_max - 1 : -1;
+}
+
 static void become_student(const student_spawn_options *o, int request_read, int reply_write,
                            int xml_write, int error_write)
 {
@@ -76,25 +97,32 @@ static void become_student(const student_spawn_options *o, int request_read, int
                    fcntl(exe, F_DUPFD_CLOEXEC, HIGH_FD),
                    xml_write >= 0 ? fcntl(xml_write, F_DUPFD_CLOEXEC, HIGH_FD) : -1};
     int error_high = fcntl(error_write, F_DUPFD_CLOEXEC, HIGH_FD);
+    int xml_fd = -1;
+    if (high[5] >= 0) {
+        limit(RLIMIT_NOFILE, 256); /* as below; where the hard limit is lower, that one */
+        xml_fd = valgrind_xml_fd();
+        if (xml_fd <= error_high)
+            fail_in_child(error_high, "cannot place valgrind's report in its reserved descriptors");
+    }
     if (place(high[0], 0) || place(high[1], 1) || place(high[1], 2) ||
         place(high[2], WIRE_REQUEST_FD) || place(high[3], WIRE_REPLY_FD) ||
-        dup2(high[4], EXE_FD) < 0 || (high[5] >= 0 && place(high[5], VALGRIND_XML_FD)))
+        dup2(high[4], EXE_FD) < 0 || (high[5] >= 0 && place(high[5], xml_fd)))
         fail_in_child(error_high, "cannot lay out the descriptors");
     fcntl(EXE_FD, F_SETFD, FD_CLOEXEC);
     /* error_high is close-on-exec: it stays open until execveat. The XML
-     * socket sits far above it, alone at VALGRIND_XML_FD. */
+     * socket sits far above it, alone at xml_fd. */
     if (error_high > FIRST_CLOSED_FD)
         close_range(FIRST_CLOSED_FD, (unsigned)error_high - 1, 0);
     if (high[5] >= 0) {
-        close_range((unsigned)error_high + 1, VALGRIND_XML_FD - 1, 0);
-        close_range(VALGRIND_XML_FD + 1, ~0U, 0);
+        close_range((unsigned)error_high + 1, (unsigned)xml_fd - 1, 0);
+        close_range((unsigned)xml_fd + 1, ~0U, 0);
     } else {
         close_range((unsigned)error_high + 1, ~0U, 0);
     }
 
     limit(RLIMIT_CORE, 0);
     limit(RLIMIT_FSIZE, o->policy == POLICY_SERVE ? 0 : 16 << 20);
-    limit(RLIMIT_NOFILE, o->policy == POLICY_SERVE ? 16 : VALGRIND_NOFILE);
+    limit(RLIMIT_NOFILE, o->policy == POLICY_SERVE ? 16 : 256);
     if (o->cpu_seconds > 0)
         limit(RLIMIT_CPU, (rlim_t)o->cpu_seconds + 1);
     if (o->address_space > 0)
@@ -111,7 +139,7 @@ static void become_student(const student_spawn_options *o, int request_read, int
     char *env_coverage[] = {prefix, strip, NULL};
     char *env_plain[] = {"LANG=C", NULL};
     char xml_option[64];
-    snprintf(xml_option, sizeof xml_option, "--xml-fd=%d", VALGRIND_XML_FD);
+    snprintf(xml_option, sizeof xml_option, "--xml-fd=%d", xml_fd);
     char *argv_valgrind[] = {"valgrind", "--quiet", "--vgdb=no", "--leak-check=full",
                              "--show-leak-kinds=definite", "--errors-for-leak-kinds=definite",
                              "--num-callers=20", "--xml=yes", xml_option, (char *)o->server, NULL};
