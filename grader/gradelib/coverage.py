@@ -7,6 +7,11 @@ run against it (tests that failed or hung are not run again), its student
 processes under the "coverage" policy, which lets gcov's runtime write its
 counter files. Coverage earns no points.
 
+Everything the coverage runs write (a student process under that policy
+may open and write files) sits in scratch/coverage, a tmpfs of its own when
+the grader is root (COVERAGE_BYTES, COVERAGE_FILES): filling it fails the
+coverage, never the grader's scratch.
+
 The counters (.gcda) and notes (.gcno) are written by sandboxed processes,
 so root never hands that directory to a tool: it copies the regular files
 among them (safefs: no link followed, no FIFO opened, capped) into a fresh
@@ -21,10 +26,14 @@ import json
 import os
 import shutil
 
-from . import build, config, safefs, sandbox, suites
+from . import build, config, safefs, sandbox, scratch as scratch_dir, suites
 
 GCOVR_LIMITS = sandbox.Limits(cpu_seconds=60, wall_seconds=120)
 COUNTER_CAP = 4 << 20     # bytes per .gcda/.gcno copied for gcovr (the reference's are 2-40 KiB)
+# Where the coverage runs write (the instrumented objects, gcov's counters,
+# the runners' reports): a tmpfs of its own when root (scratch.capped_directory).
+COVERAGE_BYTES = 64 << 20
+COVERAGE_FILES = 2000
 
 
 def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
@@ -33,6 +42,7 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
     Writes OUT/coverage/index.html (gcovr's HTML) and OUT/coverage/cobertura.xml
     (for GitLab's coverage visualization)."""
     cov = os.path.join(scratch, "coverage")
+    log("coverage: " + scratch_dir.capped_directory(cov, COVERAGE_BYTES, COVERAGE_FILES))
     copies = [build.FileBuild(name, present=True) for name, b in builds.items() if b.accepted]
     build.compile_files(mode, scratch, copies, config.COVERAGE_CFLAGS, cov, log, check=False)
     objects = {copy.file: copy.object for copy in copies if copy.accepted}
@@ -51,7 +61,8 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
             linked, _ = build.link_student_program(mode, scratch, program, pair, log, coverage=True)
         if linked:
             suites.run_runner(mode, scratch, build.runner(scratch, task), f"coverage-task{task}", seed,
-                              program, policy="coverage", tests=tests, writable_extra=[cov])
+                              program, policy="coverage", tests=tests, writable_extra=[cov],
+                              runs_dir=os.path.join(cov, "runs"))
     found, why = report(mode, scratch, cov, os.path.join(out_dir, "coverage"), log)
     if why:
         log(f"coverage: not measured: {why}")

@@ -35,11 +35,13 @@ REPORT_CAP = 8 << 20        # bytes: a larger report is not the runner's
 
 def run_runner(mode, scratch, runner, name, seed, student_program, policy="serve",
                tests=None, env_extra=None, limits=None, jobs=config.SUITE_JOBS,
-               writable_extra=(), call_seconds=config.CALL_SECONDS, side_channel=False):
+               writable_extra=(), call_seconds=config.CALL_SECONDS, side_channel=False,
+               runs_dir=None):
     """Runs one runner; returns (RunResult, {test id: record}, report error or None).
 
-    tests: run only these test ids (Criterion's --filter), or all."""
-    run_dir = os.path.join(scratch, "runs", name)
+    tests: run only these test ids (Criterion's --filter), or all.
+    runs_dir: where its run directory goes (default scratch/runs)."""
+    run_dir = os.path.join(runs_dir or os.path.join(scratch, "runs"), name)
     os.makedirs(run_dir)
     report = os.path.join(run_dir, "report.json")
     env = {"GRADER_REPORT": report, "LAB_SEED": str(seed), "LAB_SKIP_TIMING": TIMED_BY_THE_GRADER,
