@@ -69,6 +69,23 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
     return found
 
 
+def parse_summary(raw):
+    """((line %, branch %), "") from gcovr's JSON summary, or (None, why):
+    it was made in the sandbox from counters the program wrote, so any
+    shape is possible (never raises)."""
+    try:
+        summary = json.loads(raw)
+        line, branch = float(summary["line_percent"]), float(summary["branch_percent"])
+        files = len(summary["files"])
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
+        return None, f"gcovr's summary is unreadable ({type(error).__name__})"
+    if not (0 <= line <= 100 and 0 <= branch <= 100):
+        return None, "gcovr's summary holds a percentage outside 0-100"
+    if not files:
+        return None, "gcovr found no counters for the submission's files: the check could not run"
+    return (line, branch), ""
+
+
 def report(mode, scratch, cov, html_dir, log):
     """gcovr's report of the counters in cov, into html_dir: (summary, None),
     or (None, the reason it could not run)."""
@@ -97,14 +114,13 @@ def report(mode, scratch, cov, html_dir, log):
     if not result.ok:
         return None, f"gcovr failed ({result.describe()}): {result.stderr.strip()[:2000]}"
     try:
-        summary = json.loads(safefs.read_regular(os.path.join(report_dir, "summary.json"),
-                                                 config.LOG_COPY_CAP))
-        line, branch = float(summary["line_percent"]), float(summary["branch_percent"])
-        files = len(summary["files"])
-    except (safefs.Refused, OSError, ValueError, TypeError, KeyError) as error:
+        raw = safefs.read_regular(os.path.join(report_dir, "summary.json"), config.LOG_COPY_CAP)
+    except (safefs.Refused, OSError) as error:
         return None, f"gcovr's summary is unreadable ({error})"
-    if not files:
-        return None, "gcovr found no counters for the submission's files: the check could not run"
+    figures, why = parse_summary(raw)
+    if why:
+        return None, why
+    line, branch = figures
     copied, refused = safefs.copy_tree_safely(report_dir, html_dir, config.LOG_COPY_CAP, config.LOG_DIR_CAP)
     for name, reason in refused:
         log(f"coverage report: {name} not copied: {reason}")
