@@ -16,20 +16,22 @@ The counters (.gcda) and notes (.gcno) are written by sandboxed processes,
 so root never hands that directory to a tool: it copies the regular files
 among them (safefs: no link followed, no FIFO opened, capped) into a fresh
 directory, and runs gcovr on that copy in the sandbox too, as the sandbox
-user, with a time limit, writing only a fresh report directory. Root then
-copies the report (HTML, Cobertura, summary) out with safefs into
-OUT/coverage. No counters at all means coverage could not be measured,
+user, with a time limit, writing only its detailed JSON into a fresh
+report directory. Root reads that with safefs and writes OUT/coverage
+itself (coverage_report.py): one bit per line and branch, ran or not,
+beside root's own copy of the sources, since every count in the counters
+is the program's choice and could carry any bytes. No counters at all means coverage could not be measured,
 never 0%: measure then returns None and says why in the log.
 """
 
-import json
 import os
 import shutil
 
-from . import build, config, safefs, sandbox, scratch as scratch_dir, suites
+from . import build, config, coverage_report, safefs, sandbox, scratch as scratch_dir, suites
 
 GCOVR_LIMITS = sandbox.Limits(cpu_seconds=60, wall_seconds=120)
 COUNTER_CAP = 4 << 20     # bytes per .gcda/.gcno copied for gcovr (the reference's are 2-40 KiB)
+DETAIL_CAP = 16 << 20     # bytes of gcovr's detailed JSON (the reference's: about 60 KiB)
 # Where the coverage runs write (the instrumented objects, gcov's counters,
 # the runners' reports): a tmpfs of its own when root (scratch.capped_directory).
 COVERAGE_BYTES = 64 << 20
@@ -69,23 +71,6 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
     return found
 
 
-def parse_summary(raw):
-    """((line %, branch %), "") from gcovr's JSON summary, or (None, why):
-    it was made in the sandbox from counters the program wrote, so any
-    shape is possible (never raises)."""
-    try:
-        summary = json.loads(raw)
-        line, branch = float(summary["line_percent"]), float(summary["branch_percent"])
-        files = len(summary["files"])
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
-        return None, f"gcovr's summary is unreadable ({type(error).__name__})"
-    if not (0 <= line <= 100 and 0 <= branch <= 100):
-        return None, "gcovr's summary holds a percentage outside 0-100"
-    if not files:
-        return None, "gcovr found no counters for the submission's files: the check could not run"
-    return (line, branch), ""
-
-
 def report(mode, scratch, cov, html_dir, log):
     """gcovr's report of the counters in cov, into html_dir: (summary, None),
     or (None, the reason it could not run)."""
@@ -106,23 +91,20 @@ def report(mode, scratch, cov, html_dir, log):
     shutil.copytree(os.path.join(scratch, "src"), os.path.join(data_dir, "src"))
     argv = ["gcovr", data_dir, "--root", data_dir, "--object-directory", data_dir,
             "--filter", os.path.join(data_dir, "src") + "/",
-            "--json-summary", os.path.join(report_dir, "summary.json"),
-            "--html-details", os.path.join(report_dir, "index.html"),
-            "--cobertura", os.path.join(report_dir, "cobertura.xml")]   # GitLab's coverage report
+            "--json", os.path.join(report_dir, "coverage.json")]
     result = sandbox.run(mode, argv, cwd=report_dir, readable=[scratch], writable=[data_dir, report_dir],
                          limits=GCOVR_LIMITS)
     if not result.ok:
         return None, f"gcovr failed ({result.describe()}): {result.stderr.strip()[:2000]}"
     try:
-        raw = safefs.read_regular(os.path.join(report_dir, "summary.json"), config.LOG_COPY_CAP)
+        raw = safefs.read_regular(os.path.join(report_dir, "coverage.json"), DETAIL_CAP)
     except (safefs.Refused, OSError) as error:
-        return None, f"gcovr's summary is unreadable ({error})"
-    figures, why = parse_summary(raw)
+        return None, f"gcovr's report is unreadable ({error})"
+    sources = coverage_report.read_sources(os.path.join(scratch, "src"))
+    files, why = coverage_report.parse(raw, sources)
     if why:
         return None, why
-    line, branch = figures
-    copied, refused = safefs.copy_tree_safely(report_dir, html_dir, config.LOG_COPY_CAP, config.LOG_DIR_CAP)
-    for name, reason in refused:
-        log(f"coverage report: {name} not copied: {reason}")
-    return {"line_percent": round(line, 1), "branch_percent": round(branch, 1),
-            "html": "coverage/index.html" if "index.html" in copied else None}, None
+    coverage_report.write(files, sources, html_dir)
+    every = coverage_report.totals(files)
+    return {"line_percent": every["line_percent"], "branch_percent": every["branch_percent"],
+            "html": "coverage/index.html"}, None

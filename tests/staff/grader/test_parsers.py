@@ -117,19 +117,42 @@ class ValgrindReport(unittest.TestCase):
                 self.assertTrue(problem, side[:30])
 
 
-class GcovrSummary(unittest.TestCase):
-    def test_a_good_summary(self):
-        self.assertEqual(coverage.parse_summary(b'{"line_percent": 90.5, "branch_percent": 80,'
-                                                b' "files": [{}]}'), ((90.5, 80.0), ""))
+class GcovrReport(unittest.TestCase):
+    SOURCES = {"grundy_position.c": ["int twice(int x) {", "  if (x > 1)", "    return 2 * x;",
+                                     "  return x;", "}"]}
+
+    def detail(self, lines, name="src/grundy_position.c"):
+        return json.dumps({"files": [{"file": name, "lines": lines}]}).encode()
+
+    def test_a_good_report_keeps_one_bit_per_line_and_branch(self):
+        raw = self.detail([{"line_number": 1, "count": 35473, "branches": []},
+                           {"line_number": 2, "count": 7, "branches": [{"count": 0}, {"count": 99}]},
+                           {"line_number": 3, "count": 0, "branches": []},
+                           {"line_number": 5, "count": 0, "gcovr/noncode": True, "branches": []}])
+        files, why = coverage.coverage_report.parse(raw, self.SOURCES)
+        self.assertEqual(why, "")
+        self.assertEqual(files["grundy_position.c"]["lines"], {1: True, 2: True, 3: False})
+        self.assertEqual(files["grundy_position.c"]["branches"], {2: (1, 2)})
+        every = coverage.coverage_report.totals(files)
+        self.assertEqual((every["line_percent"], every["branch_percent"]), (66.7, 50.0))
+        rendered = (coverage.coverage_report.render_cobertura(files)
+                    + coverage.coverage_report.render_html(files, self.SOURCES))
+        self.assertNotIn("35473", rendered)   # the program's counts never leave
+        self.assertIn("return 2 * x;", rendered)
 
     def test_garbage_is_a_reason_never_an_exception(self):
-        for raw in (b"", b"\0\0", b"[]", b"null", b'{"line_percent": "x"}', b'{"line_percent": 1e999,'
-                    b' "branch_percent": 1, "files": [1]}', b'{"line_percent": 50, "branch_percent":'
-                    b' 50, "files": 7}', b"[" * 100000, b'{"line_percent": 50, "branch_percent": 50,'
-                    b' "files": []}', os.urandom(2048)):
-            figures, why = coverage.parse_summary(raw)
-            self.assertIsNone(figures, raw[:40])
-            self.assertTrue(why, raw[:40])
+        for raw in (b"", b"\0\0", b"[]", b"null", b'{"files": 5}', b'{"files": [5]}', b"[" * 100000,
+                    self.detail([{"line_number": 99, "count": 1}]),
+                    self.detail([{"line_number": 1, "count": -1}]),
+                    self.detail([{"line_number": 1, "count": "many"}]),
+                    self.detail([{"line_number": True, "count": 1}]),
+                    self.detail([{"line_number": 1, "count": 1.5}]),
+                    self.detail([{"line_number": 1, "count": 1, "branches": [{"count": "x"}]}]),
+                    self.detail([{"line_number": 1, "count": 1}], name="/etc/passwd"),
+                    self.detail([]), os.urandom(2048)):
+            files, why = coverage.coverage_report.parse(raw, self.SOURCES)
+            self.assertIsNone(files, raw[:60])
+            self.assertTrue(why, raw[:60])
 
 
 class ProbeVerdict(unittest.TestCase):
