@@ -22,6 +22,7 @@ from xml.sax.saxutils import quoteattr
 
 from . import config, safefs
 
+COBERTURA = "cobertura.xml"   # GitLab's coverage report (the CI templates name it)
 LINE_CAP = 100_000       # lines of one file
 BRANCH_CAP = 64          # branches of one line
 
@@ -86,7 +87,7 @@ def write(files, sources, out_dir):
     requests), each written beside and renamed."""
     os.makedirs(out_dir, exist_ok=True)
     for name, text in (("index.html", render_html(files, sources)),
-                       ("cobertura.xml", render_cobertura(files))):
+                       (COBERTURA, render_cobertura(files))):
         path = os.path.join(out_dir, name)
         with open(path + ".tmp", "w", encoding="utf-8") as handle:
             handle.write(text)
