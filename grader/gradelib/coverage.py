@@ -24,6 +24,7 @@ is the program's choice and could carry any bytes. No counters at all means cove
 never 0%: measure then returns None and says why in the log.
 """
 
+import errno
 import os
 import shutil
 
@@ -65,10 +66,34 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
             suites.run_runner(mode, scratch, build.runner(scratch, task), f"coverage-task{task}", seed,
                               program, policy="coverage", tests=tests, writable_extra=[cov],
                               runs_dir=os.path.join(cov, "runs"))
+            over = _over_the_cap(cov)
+            if over:
+                # Where cov is no tmpfs of its own, this is the cap: what the
+                # runs left is removed (no link followed) and coverage stops.
+                shutil.rmtree(cov, ignore_errors=True)
+                log(f"coverage: not measured: {over}")
+                raise OSError(errno.ENOSPC, over)
     found, why = report(mode, scratch, cov, os.path.join(out_dir, "coverage"), log)
     if why:
         log(f"coverage: not measured: {why}")
     return found
+
+
+def _over_the_cap(cov):
+    """Why what the coverage runs left in cov is more than a tmpfs of
+    COVERAGE_BYTES and COVERAGE_FILES would hold, or ""."""
+    files = size = 0
+    for directory, dirs, names in os.walk(cov, followlinks=False):
+        for name in names + dirs:
+            try:
+                size += os.lstat(os.path.join(directory, name)).st_size
+            except OSError:
+                continue
+            files += 1
+            if files > COVERAGE_FILES or size > COVERAGE_BYTES:
+                return (f"the coverage runs wrote more than {COVERAGE_BYTES >> 20} MiB or "
+                        f"{COVERAGE_FILES} files")
+    return ""
 
 
 def report(mode, scratch, cov, html_dir, log):

@@ -544,9 +544,12 @@ def _save_log(ctx, result, cwd):
         made = os.path.basename(result.argv[result.argv.index("-o") + 1])
         what = ("compile-" if "-c" in result.argv else "link-") + made
     path = os.path.join(ctx.out, "logs", f"{number:02d}-{what}.txt")
-    with open(path + ".tmp", "w", encoding="utf-8") as handle:
-        handle.write(f"$ {' '.join(result.argv)}\n# {result.describe()}, "
-                     f"{result.wall_seconds:.2f} s wall, {result.stdout_bytes} bytes stdout, "
-                     f"{result.stderr_bytes} bytes stderr\n\n== stdout ==\n{result.stdout}\n"
-                     f"== stderr ==\n{result.stderr}\n")
-    os.replace(path + ".tmp", path)
+    try:
+        with open(path + ".tmp", "w", encoding="utf-8") as handle:
+            handle.write(f"$ {' '.join(result.argv)}\n# {result.describe()}, "
+                         f"{result.wall_seconds:.2f} s wall, {result.stdout_bytes} bytes stdout, "
+                         f"{result.stderr_bytes} bytes stderr\n\n== stdout ==\n{result.stdout}\n"
+                         f"== stderr ==\n{result.stderr}\n")
+        os.replace(path + ".tmp", path)
+    except OSError as error:   # a log not kept is said, and never ends the phase that ran
+        ctx.log(f"grade: the log {os.path.basename(path)} was not written: {error}")
