@@ -466,7 +466,7 @@ def run_phases(ctx, all_tests):
     the phases in their order, the timed ones alone. A phase that raises
     fails its own tests (ctx.guarded) and the others still run."""
     builds = ctx.guarded("build", build_phase, lambda why: _builds_not_run(why))
-    suite_results, _ = ctx.guarded("suites", suites_phase, lambda why: (_not_run(ctx, all_tests, why), None),
+    suite_results, _ = ctx.guarded("suites", suites_phase, lambda why: (_not_run(all_tests, why), None),
                                    builds, all_tests)
     for task in config.TASKS:
         ctx.trusted_for.setdefault(task, frozenset())
@@ -487,11 +487,11 @@ def run_phases(ctx, all_tests):
                                                             c.seed, c.log, passed_public),
                                  lambda why: None)
         memory, memory_results = ctx.guarded(
-            "memory", memory_phase, lambda why: ([], _kind_failed(ctx, "memory", "the memory check could "
+            "memory", memory_phase, lambda why: ([], _kind_failed("memory", "the memory check could "
                                                                   "not run: " + why)),
             builds, suite_results)
         growth_results = ctx.guarded(
-            "growth", growth_phase, lambda why: _kind_failed(ctx, "growth", "the memory-growth check "
+            "growth", growth_phase, lambda why: _kind_failed("growth", "the memory-growth check "
                                                              "could not run: " + why),
             builds, memory_results)
         cov = cov_done.result()
@@ -515,12 +515,12 @@ def _builds_not_run(why):
             for file in config.SUBMISSION_FILES}
 
 
-def _not_run(ctx, all_tests, why):
+def _not_run(all_tests, why):
     return [TestResult(t, suites.task_of(t), "failed", "the tests could not run: " + why,
                        flags=_error_flags(why)) for t in all_tests]
 
 
-def _kind_failed(ctx, prefix, message):
+def _kind_failed(prefix, message):
     return [TestResult(f"{prefix}::task{task}", task, "failed", message, kind="memory",
                        flags=_error_flags(message.split(": ", 1)[-1])) for task in config.TASKS]
 

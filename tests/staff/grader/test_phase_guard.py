@@ -30,7 +30,7 @@ class Guarded(unittest.TestCase):
         def fills(_ctx):
             raise OSError(errno.ENOSPC, "No space left on device", "/scratch/runs/growth-solver")
         tests = ctx.guarded("growth", fills, lambda why: pipeline._kind_failed(
-            ctx, "growth", "the memory-growth check could not run: " + why))
+            "growth", "the memory-growth check could not run: " + why))
         self.assertEqual([t.id for t in tests], [f"growth::task{t}" for t in config.TASKS])
         for t in tests:
             self.assertEqual(t.status, "failed")
@@ -47,14 +47,14 @@ class Guarded(unittest.TestCase):
         def buggy(_ctx):
             return int("zz")
         tests = ctx.guarded("memory", buggy, lambda why: ([], pipeline._kind_failed(
-            ctx, "memory", "the memory check could not run: " + why)))[1]
+            "memory", "the memory check could not run: " + why)))[1]
         for t in tests:
             self.assertIn("internal error of the grader", t.message)
             self.assertIn("grader_error", t.flags)
 
     def test_the_fallbacks_cover_every_test_of_their_phase(self):
         ctx, _ = context()
-        tests = pipeline._not_run(ctx, ["task0::a", "task1_hidden::b"], "why")
+        tests = pipeline._not_run(["task0::a", "task1_hidden::b"], "why")
         self.assertEqual([(t.task, t.status) for t in tests], [(0, "failed"), (1, "failed")])
         builds = pipeline._builds_not_run("the grading ran out of disk space")
         self.assertEqual(sorted(builds), sorted(config.SUBMISSION_FILES))
