@@ -20,18 +20,18 @@ What the program under valgrind can write into that channel (see README,
 valgrind's reserved descriptor range (grader/boundary/spawn.c), which the
 program can neither write (valgrind refuses those descriptors) nor reopen
 through /proc/self/fd (a socket cannot be opened by path); what is left
-(dup of a reserved descriptor, sendfile, AIO) is closed by the valgrind
-policy's seccomp rules. Whatever still reached the report is treated as
+(dup of a reserved descriptor, sendfile, AIO) only the valgrind policy's
+seccomp rules can close. Whatever still reaches the report is treated as
 hostile: parse() is a pure cost to the submission. A report holding
 anything valgrind never writes (a comment, CDATA, a processing instruction
-or a DOCTYPE, which could hide a real finding; an <error> that is not
-well-formed, of a kind memcheck does not have, or whose frames are not
-plausible) is refused as a whole: the check could not vouch for the code,
-and its points are lost. Of the findings kept, every field is rebuilt from
-a small alphabet and capped (kinds from a fixed list, valgrind's sentence
-only when it matches one of memcheck's own templates, function names as C
-identifiers, lines within the file), and at most MAX_FINDINGS per report
-are kept, so no run can carry arbitrary bytes into the feedback.
+or a DOCTYPE, which could hide a real finding; NUL bytes; an <error> of a
+kind memcheck does not have, or whose frame in the submission names a word
+its file does not hold or a line outside it) fails the check: the check
+cannot vouch for the code, and its points are lost. A finding kept is
+rebuilt, never copied: the kind's fixed sentence (valgrind's own only for
+an access of 1 to 64 bytes), the submission's frames as function, file and
+line, every other frame as "...", and at most MAX_FINDINGS per task; so a
+run chooses which of its own functions and lines appear, never text.
 """
 
 import os
