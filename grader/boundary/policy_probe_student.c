@@ -36,7 +36,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-enum { REQUESTS = 3, REPLIES = 4, MAX_SECRETS = 16, HIGHEST_FD_TRIED = 24 };
+/* Every descriptor up to the highest a student process can be given
+ * (spawn.c: below 256), valgrind's reserved ones among them. */
+enum { REQUESTS = 3, REPLIES = 4, MAX_SECRETS = 16, HIGHEST_FD_TRIED = 256 };
 
 static char *secrets[MAX_SECRETS];
 static int secret_count;
@@ -190,6 +192,8 @@ static long read_parent_memory(int unused)
 }
 static long write_descriptor(int fd) { return raw(SYS_write, fd, (long)"x", 1, 0, 0); }
 static long duplicate_descriptor(int fd) { return raw(SYS_dup, fd, 0, 0, 0, 0); }
+static long duplicate_low(int fd) { return raw(SYS_fcntl, fd, F_DUPFD, 0, 0, 0); }
+static long send_file_into(int fd) { return raw(SYS_sendfile, fd, 0, 0, 1, 0); }
 static long executable_memory(int unused)
 {
     (void)unused;
@@ -226,12 +230,12 @@ static long io_ring(int unused)
 
 /* The actions, in order; the first few take each secret, the descriptor
  * writes each descriptor a submission was not given. */
-static action actions[256];
+static action actions[1200];
 static int action_count;
 
 static void add(const char *name, long (*run)(int), int argument)
 {
-    static const char *const making_fds[] = {"open-", "create-", "reopen-", "socket", "dup-"};
+    static const char *const making_fds[] = {"open-", "create-", "reopen-", "socket", "dup-", "dupfd-"};
     bool makes_fd = false;
     for (size_t i = 0; i < sizeof making_fds / sizeof *making_fds; i++)
         makes_fd |= strncmp(name, making_fds[i], strlen(making_fds[i])) == 0;
@@ -241,7 +245,7 @@ static void add(const char *name, long (*run)(int), int argument)
 
 static void list_actions(void)
 {
-    static char names[MAX_SECRETS * 5 + HIGHEST_FD_TRIED * 2][80];
+    static char names[MAX_SECRETS * 5 + (HIGHEST_FD_TRIED + 1) * 4][48];
     int n = 0;
     for (int i = 0; i < secret_count; i++) {
         snprintf(names[n], sizeof names[n], "open-secret-%d", i);
@@ -285,6 +289,10 @@ static void list_actions(void)
         add(names[n++], write_descriptor, fd);
         snprintf(names[n], sizeof names[n], "dup-fd-%d", fd);
         add(names[n++], duplicate_descriptor, fd);
+        snprintf(names[n], sizeof names[n], "dupfd-fd-%d", fd);
+        add(names[n++], duplicate_low, fd);
+        snprintf(names[n], sizeof names[n], "sendfile-into-fd-%d", fd);
+        add(names[n++], send_file_into, fd);
     }
 }
 

@@ -181,6 +181,29 @@ static int add_valgrind_denials(scmp_filter_ctx ctx)
     /* clone only for threads sharing the address space, never a new process */
     rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(clone), 1,
                            SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_VM, 0));
+    /* valgrind's reserved descriptors (its XML report's socket among them,
+     * spawn.c): valgrind refuses the program's write or close of them, but
+     * not a copy to a low descriptor, nor sendfile or copy_file_range into
+     * one, nor AIO. Its own moves go up (F_DUPFD with a minimum inside the
+     * range). */
+    int floor = valgrind_reserved_floor();
+    if (floor < 0)
+        return -EINVAL;
+    const scmp_datum_t low = (scmp_datum_t)floor;
+    const uint32_t refuse = SCMP_ACT_ERRNO(EBADF);
+    rc |= seccomp_rule_add(ctx, refuse, SCMP_SYS(dup), 1, SCMP_A0(SCMP_CMP_GE, low));
+    rc |= seccomp_rule_add(ctx, refuse, SCMP_SYS(dup2), 2, SCMP_A0(SCMP_CMP_GE, low),
+                           SCMP_A1(SCMP_CMP_LT, low));
+    rc |= seccomp_rule_add(ctx, refuse, SCMP_SYS(dup3), 2, SCMP_A0(SCMP_CMP_GE, low),
+                           SCMP_A1(SCMP_CMP_LT, low));
+    rc |= seccomp_rule_add(ctx, refuse, SCMP_SYS(fcntl), 3, SCMP_A0(SCMP_CMP_GE, low),
+                           SCMP_A1(SCMP_CMP_EQ, F_DUPFD), SCMP_A2(SCMP_CMP_LT, low));
+    rc |= seccomp_rule_add(ctx, refuse, SCMP_SYS(fcntl), 3, SCMP_A0(SCMP_CMP_GE, low),
+                           SCMP_A1(SCMP_CMP_EQ, F_DUPFD_CLOEXEC), SCMP_A2(SCMP_CMP_LT, low));
+    rc |= seccomp_rule_add(ctx, refuse, SCMP_SYS(sendfile), 1, SCMP_A0(SCMP_CMP_GE, low));
+    rc |= seccomp_rule_add(ctx, refuse, SCMP_SYS(copy_file_range), 1, SCMP_A2(SCMP_CMP_GE, low));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(io_setup), 0);
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(io_submit), 0);
     return rc;
 }
 

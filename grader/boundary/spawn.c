@@ -173,12 +173,23 @@ static int open_counter_files(const char *files, int error_fd)
     return next;
 }
 
-/* Valgrind keeps the top 12 descriptors below RLIMIT_NOFILE for itself,
- * and fails every call the program under test makes on them: its XML
- * report goes to the last one, so the program cannot write (forge) or
- * duplicate it, and reopening it through /proc/self/fd for writing goes
- * through the exec gate, which is closed by then. The limit is the one
+/* Valgrind keeps the top VALGRIND_RESERVED_FDS descriptors below
+ * RLIMIT_NOFILE for itself, and fails the program's write, writev, splice,
+ * close and the like on them: its XML report goes to the last one, a
+ * socket (a pipe could be reopened for writing through /proc/self/fd; a
+ * socket cannot, and opens for writing go through the closed exec gate
+ * anyway), and the valgrind policy refuses what valgrind lets through
+ * (dup, F_DUPFD, sendfile into it: seccomp_policy.c). The limit is the one
  * inherited (a sandboxed runner's is lower than 256), never raised. */
+int valgrind_reserved_floor(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur == RLIM_INFINITY || r.rlim_cur > (1u << 20) ||
+        r.rlim_cur <= 2 * VALGRIND_RESERVED_FDS)
+        return -1;
+    return (int)r.rlim_cur - VALGRIND_RESERVED_FDS;
+}
+
 static int valgrind_xml_fd(void)
 {
     struct rlimit r;
@@ -321,7 +332,7 @@ bool student_spawn(student_process *process, const student_spawn_options *o, cha
     int gate[2] = {-1, -1};
     if (pipe2(requests, O_CLOEXEC) || pipe2(replies, O_CLOEXEC) || pipe2(errors, O_CLOEXEC) ||
         socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate) ||
-        (o->policy == POLICY_VALGRIND && pipe2(xml, O_CLOEXEC))) {
+        (o->policy == POLICY_VALGRIND && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, xml))) {
         snprintf(error, error_size, "cannot make pipes: %s", strerror(errno));
         int all[] = {requests[0], requests[1], replies[0], replies[1], errors[0], errors[1],
                      gate[0], gate[1], xml[0], xml[1]};
@@ -340,6 +351,8 @@ bool student_spawn(student_process *process, const student_spawn_options *o, cha
         become_student(o, requests[0], replies[1], xml[1], errors[1], gate[1]);
     int child_ends[] = {requests[0], replies[1], errors[1], xml[1], gate[1]};
     close_all(child_ends, sizeof child_ends / sizeof *child_ends);
+    if (xml[0] >= 0)
+        shutdown(xml[0], SHUT_WR); /* one way: the trusted side only reads */
     int listener = receive_descriptor(gate[0]);
     close(gate[0]);
     char gate_error[256] = "";

@@ -17,6 +17,22 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* Under valgrind, the XML report's descriptor. Valgrind 3.19 keeps the top
+ * VALGRIND_RESERVED_FDS descriptors below the hard RLIMIT_NOFILE for itself
+ * (spawn.c raises the soft limit to the hard one, so the range starts at
+ * valgrind_reserved_floor()): the program under it cannot write, close or
+ * reopen them (write/writev/splice/close are refused with EBADF; a socket
+ * cannot be opened through /proc/self/fd), so the report's socket sits at
+ * the top one, and nothing of it exists below the range. What valgrind
+ * does not refuse (dup/dup2/dup3/F_DUPFD of a reserved descriptor to a
+ * low one, sendfile into one, AIO) the valgrind policy's seccomp rules
+ * must (seccomp_policy.c). */
+#define VALGRIND_RESERVED_FDS 12
+
+/* The first descriptor of valgrind's reserved range under the current
+ * RLIMIT_NOFILE, or -1 when the limit is unusable. */
+int valgrind_reserved_floor(void);
+
 typedef enum {
     POLICY_SERVE,    /* the suites and the timing probe: the API and nothing else */
     POLICY_COVERAGE, /* also writes gcov's counter files (coverage earns no points) */
@@ -27,7 +43,7 @@ typedef struct {
     pid_t pid;
     int requests;    /* the trusted side writes requests here */
     int replies;     /* and reads replies here */
-    int valgrind_xml; /* POLICY_VALGRIND: valgrind's XML report, else -1 */
+    int valgrind_xml; /* POLICY_VALGRIND: valgrind's XML report (a socket), else -1 */
 } student_process;
 
 typedef struct {

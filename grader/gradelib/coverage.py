@@ -7,24 +7,36 @@ run against it (tests that failed or hung are not run again), its student
 processes under the "coverage" policy, which lets gcov's runtime write its
 counter files. Coverage earns no points.
 
+Everything the coverage runs write (a student process under that policy
+may open and write files) sits in scratch/coverage, a tmpfs of its own when
+the grader is root (COVERAGE_BYTES, COVERAGE_FILES): filling it fails the
+coverage, never the grader's scratch.
+
 The counters (.gcda) and notes (.gcno) are written by sandboxed processes,
 so root never hands that directory to a tool: it copies the regular files
 among them (safefs: no link followed, no FIFO opened, capped) into a fresh
 directory, and runs gcovr on that copy in the sandbox too, as the sandbox
-user, with a time limit, writing only a fresh report directory. Root then
-copies the report (HTML, Cobertura, summary) out with safefs into
-OUT/coverage. No counters at all means coverage could not be measured,
+user, with a time limit, writing only its detailed JSON into a fresh
+report directory. Root reads that with safefs and writes OUT/coverage
+itself (coverage_report.py): one bit per line and branch, ran or not,
+beside root's own copy of the sources, since every count in the counters
+is the program's choice and could carry any bytes. No counters at all means coverage could not be measured,
 never 0%: measure then returns None and says why in the log.
 """
 
-import json
+import errno
 import os
 import shutil
 
-from . import build, config, safefs, sandbox, suites
+from . import build, config, coverage_report, safefs, sandbox, scratch as scratch_dir, suites
 
 GCOVR_LIMITS = sandbox.Limits(cpu_seconds=60, wall_seconds=120)
 COUNTER_CAP = 4 << 20     # bytes per .gcda/.gcno copied for gcovr (the reference's are 2-40 KiB)
+DETAIL_CAP = 16 << 20     # bytes of gcovr's detailed JSON (the reference's: about 60 KiB)
+# Where the coverage runs write (the instrumented objects, gcov's counters,
+# the runners' reports): a tmpfs of its own when root (scratch.capped_directory).
+COVERAGE_BYTES = 64 << 20
+COVERAGE_FILES = 2000
 
 
 def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
@@ -33,6 +45,7 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
     Writes OUT/coverage/index.html (gcovr's HTML) and OUT/coverage/cobertura.xml
     (for GitLab's coverage visualization)."""
     cov = os.path.join(scratch, "coverage")
+    log("coverage: " + scratch_dir.capped_directory(cov, COVERAGE_BYTES, COVERAGE_FILES))
     copies = [build.FileBuild(name, present=True) for name, b in builds.items() if b.accepted]
     build.compile_files(mode, scratch, copies, config.COVERAGE_CFLAGS, cov, log, check=False)
     objects = {copy.file: copy.object for copy in copies if copy.accepted}
@@ -55,11 +68,36 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
         if linked:
             suites.run_runner(mode, scratch, build.runner(scratch, task), f"coverage-task{task}", seed,
                               program, policy="coverage", tests=tests, writable_extra=[cov],
-                              env_extra={"GRADER_GCOV_FILES": ":".join(counter_files)})
+                              env_extra={"GRADER_GCOV_FILES": ":".join(counter_files)},
+                              runs_dir=os.path.join(cov, "runs"))
+            over = _over_the_cap(cov)
+            if over:
+                # Where cov is no tmpfs of its own, this is the cap: what the
+                # runs left is removed (no link followed) and coverage stops.
+                shutil.rmtree(cov, ignore_errors=True)
+                log(f"coverage: not measured: {over}")
+                raise OSError(errno.ENOSPC, over)
     found, why = report(mode, scratch, cov, os.path.join(out_dir, "coverage"), log)
     if why:
         log(f"coverage: not measured: {why}")
     return found
+
+
+def _over_the_cap(cov):
+    """Why what the coverage runs left in cov is more than a tmpfs of
+    COVERAGE_BYTES and COVERAGE_FILES would hold, or ""."""
+    files = size = 0
+    for directory, dirs, names in os.walk(cov, followlinks=False):
+        for name in names + dirs:
+            try:
+                size += os.lstat(os.path.join(directory, name)).st_size
+            except OSError:
+                continue
+            files += 1
+            if files > COVERAGE_FILES or size > COVERAGE_BYTES:
+                return (f"the coverage runs wrote more than {COVERAGE_BYTES >> 20} MiB or "
+                        f"{COVERAGE_FILES} files")
+    return ""
 
 
 def report(mode, scratch, cov, html_dir, log):
@@ -82,24 +120,20 @@ def report(mode, scratch, cov, html_dir, log):
     shutil.copytree(os.path.join(scratch, "src"), os.path.join(data_dir, "src"))
     argv = ["gcovr", data_dir, "--root", data_dir, "--object-directory", data_dir,
             "--filter", os.path.join(data_dir, "src") + "/",
-            "--json-summary", os.path.join(report_dir, "summary.json"),
-            "--html-details", os.path.join(report_dir, "index.html"),
-            "--cobertura", os.path.join(report_dir, "cobertura.xml")]   # GitLab's coverage report
+            "--json", os.path.join(report_dir, "coverage.json")]
     result = sandbox.run(mode, argv, cwd=report_dir, readable=[scratch], writable=[data_dir, report_dir],
                          limits=GCOVR_LIMITS)
     if not result.ok:
         return None, f"gcovr failed ({result.describe()}): {result.stderr.strip()[:2000]}"
     try:
-        summary = json.loads(safefs.read_regular(os.path.join(report_dir, "summary.json"),
-                                                 config.LOG_COPY_CAP))
-        line, branch = float(summary["line_percent"]), float(summary["branch_percent"])
-        files = len(summary["files"])
-    except (safefs.Refused, OSError, ValueError, TypeError, KeyError) as error:
-        return None, f"gcovr's summary is unreadable ({error})"
-    if not files:
-        return None, "gcovr found no counters for the submission's files: the check could not run"
-    copied, refused = safefs.copy_tree_safely(report_dir, html_dir, config.LOG_COPY_CAP, config.LOG_DIR_CAP)
-    for name, reason in refused:
-        log(f"coverage report: {name} not copied: {reason}")
-    return {"line_percent": round(line, 1), "branch_percent": round(branch, 1),
-            "html": "coverage/index.html" if "index.html" in copied else None}, None
+        raw = safefs.read_regular(os.path.join(report_dir, "coverage.json"), DETAIL_CAP)
+    except (safefs.Refused, OSError) as error:
+        return None, f"gcovr's report is unreadable ({error})"
+    sources = coverage_report.read_sources(os.path.join(scratch, "src"))
+    files, why = coverage_report.parse(raw, sources)
+    if why:
+        return None, why
+    coverage_report.write(files, sources, html_dir)
+    every = coverage_report.totals(files)
+    return {"line_percent": every["line_percent"], "branch_percent": every["branch_percent"],
+            "html": "coverage/index.html"}, None

@@ -29,12 +29,14 @@ zeroes every task.
 
 import concurrent.futures
 import datetime
+import errno
 import fnmatch
 import itertools
 import os
 import random
 import threading
 import time
+import traceback
 from dataclasses import dataclass, field
 
 from . import build, challenge, config, coverage, growth, memcheck, reports, rubric, sandbox, suites, timing
@@ -62,6 +64,8 @@ class Context:
     log_numbers: object = field(default_factory=lambda: itertools.count(1))
     link_lock: object = field(default_factory=threading.Lock)
 
+    failures: dict = field(default_factory=dict)  # phase -> why it could not run (see guarded)
+
     def phase(self, name, function, *args):
         start = time.monotonic()
         self.log(f"== phase {name}")
@@ -70,6 +74,34 @@ class Context:
         finally:
             self.phases[name] = round(time.monotonic() - start, 2)
             self.log(f"== phase {name}: {self.phases[name]:.2f} s")
+
+    def guarded(self, name, function, fallback, *args):
+        """ctx.phase, where an exception (ENOSPC or EMFILE from what the
+        submission did, or a bug of the grader's) ends this phase only: it
+        is logged with its traceback, and fallback(why) gives the phase's
+        results (its tests failed, with why), so grading goes on."""
+        try:
+            return self.phase(name, function, *args)
+        except Exception as error:  # noqa: BLE001 - the boundary: one phase, never the grading
+            why = cause_of(error)
+            self.log(f"grade: phase {name} could not run: {why}\n{traceback.format_exc()}")
+            self.failures[name] = why
+            self.notes.append(f"The {name} step could not run to the end: {why}")
+            return fallback(why)
+
+
+def cause_of(error):
+    """A sentence for the feedback naming why a phase raised."""
+    number = getattr(error, "errno", None)
+    if number in (errno.ENOSPC, errno.EDQUOT):
+        return ("the grading ran out of disk space: your program wrote files until the space the "
+                "grading gives it was full, so this step had nowhere to write")
+    if number in (errno.EMFILE, errno.ENFILE):
+        return "the grading ran out of open files (did your program hold many files open?)"
+    if number == errno.EFBIG:
+        return "a file your program wrote grew beyond the size the grading allows"
+    return (f"an internal error of the grader ({type(error).__name__}); the staff's log has the "
+            "details, and this part of your grade should be checked by hand")
 
 
 # ---- build ---------------------------------------------------------------------
@@ -285,6 +317,10 @@ def memory_phase(ctx, builds, suite_results):
         if result["findings"]:
             lines = [f"{f['file']}:{f['line']} in {f['function']}: {f['what']}"
                      for f in result["findings"][:8]]
+            if result.get("dropped"):
+                lines.append(f"... and {result['dropped']} more (run make memcheck)")
+            if not result["complete"]:
+                lines.append(f"(and the check could not run to the end: {result['why']})")
             leak = any("Leak" in f["kind"] for f in result["findings"])
             other = any("Leak" not in f["kind"] for f in result["findings"])
             tests.append(TestResult(test_id, task, "failed", "valgrind found problems in your code:\n"
@@ -437,27 +473,66 @@ def _refuse_a_bad_rubric(rubric_path, all_tests):
 
 def run_phases(ctx, all_tests):
     """(builds, every TestResult, the figures the reports show beside them):
-    the phases in their order, the timed ones alone."""
-    builds = ctx.phase("build", build_phase)
-    suite_results, _ = ctx.phase("suites", suites_phase, builds, all_tests)
-    timing_entries, timing_results = ctx.phase("timing", timing_phase, builds)
-    challenge_result = ctx.phase("challenge", challenge_phase, builds)
+    the phases in their order, the timed ones alone. A phase that raises
+    fails its own tests (ctx.guarded) and the others still run."""
+    builds = ctx.guarded("build", build_phase, lambda why: _builds_not_run(why))
+    suite_results, _ = ctx.guarded("suites", suites_phase, lambda why: (_not_run(all_tests, why), None),
+                                   builds, all_tests)
+    for task in config.TASKS:
+        ctx.trusted_for.setdefault(task, frozenset())
+    timing_entries, timing_results = ctx.guarded(
+        "timing", timing_phase, lambda why: ([], [TestResult("timing::" + name, _timed_task(), "failed",
+                                                             "the timing check could not run: " + why,
+                                                             kind="timing", flags=_error_flags(why))
+                                                  for name in config.TIMED_SHAPES]), builds)
+    challenge_result = ctx.guarded("challenge", challenge_phase, lambda why: None, builds)
     passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
     # Coverage runs beside the memory check and the growth probe: none of
     # the three is timed (their limits are generous time-outs, not
     # verdicts), so they may share the cores, and together they take
     # little more than the longest of them.
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as beside:
-        cov_done = beside.submit(ctx.phase, "coverage",
+        cov_done = beside.submit(ctx.guarded, "coverage",
                                  lambda c: coverage.measure(c.mode, c.scratch, builds, c.out,
-                                                            c.seed, c.log, passed_public))
-        memory, memory_results = ctx.phase("memory", memory_phase, builds, suite_results)
-        growth_results = ctx.phase("growth", growth_phase, builds, memory_results)
+                                                            c.seed, c.log, passed_public),
+                                 lambda why: None)
+        memory, memory_results = ctx.guarded(
+            "memory", memory_phase, lambda why: ([], _kind_failed("memory", "the memory check could "
+                                                                  "not run: " + why)),
+            builds, suite_results)
+        growth_results = ctx.guarded(
+            "growth", growth_phase, lambda why: _kind_failed("growth", "the memory-growth check "
+                                                             "could not run: " + why),
+            builds, memory_results)
         cov = cov_done.result()
     tests = (results_of_build_tests(builds) + suite_results + timing_results + memory_results
              + growth_results)
     return builds, tests, {"timing": timing_entries, "challenge": challenge_result,
                            "memory": memory, "coverage": cov}
+
+
+def _error_flags(why):
+    return ["grader_error"] if why.startswith("an internal error") else []
+
+
+def _timed_task():
+    return next((t.number for t in config.LAB.tasks if t.timed), config.TASKS[-1])
+
+
+def _builds_not_run(why):
+    """The builds of a build phase that raised: no file accepted, and why."""
+    return {file: build.FileBuild(file, present=True, errors=f"the build could not run: {why}")
+            for file in config.SUBMISSION_FILES}
+
+
+def _not_run(all_tests, why):
+    return [TestResult(t, suites.task_of(t), "failed", "the tests could not run: " + why,
+                       flags=_error_flags(why)) for t in all_tests]
+
+
+def _kind_failed(prefix, message):
+    return [TestResult(f"{prefix}::task{task}", task, "failed", message, kind="memory",
+                       flags=_error_flags(message.split(": ", 1)[-1])) for task in config.TASKS]
 
 
 def scored_result(tests, builds, rubric_path):
@@ -479,9 +554,12 @@ def _save_log(ctx, result, cwd):
         made = os.path.basename(result.argv[result.argv.index("-o") + 1])
         what = ("compile-" if "-c" in result.argv else "link-") + made
     path = os.path.join(ctx.out, "logs", f"{number:02d}-{what}.txt")
-    with open(path + ".tmp", "w", encoding="utf-8") as handle:
-        handle.write(f"$ {' '.join(result.argv)}\n# {result.describe()}, "
-                     f"{result.wall_seconds:.2f} s wall, {result.stdout_bytes} bytes stdout, "
-                     f"{result.stderr_bytes} bytes stderr\n\n== stdout ==\n{result.stdout}\n"
-                     f"== stderr ==\n{result.stderr}\n")
-    os.replace(path + ".tmp", path)
+    try:
+        with open(path + ".tmp", "w", encoding="utf-8") as handle:
+            handle.write(f"$ {' '.join(result.argv)}\n# {result.describe()}, "
+                         f"{result.wall_seconds:.2f} s wall, {result.stdout_bytes} bytes stdout, "
+                         f"{result.stderr_bytes} bytes stderr\n\n== stdout ==\n{result.stdout}\n"
+                         f"== stderr ==\n{result.stderr}\n")
+        os.replace(path + ".tmp", path)
+    except OSError as error:   # a log not kept is said, and never ends the phase that ran
+        ctx.log(f"grade: the log {os.path.basename(path)} was not written: {error}")

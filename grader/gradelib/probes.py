@@ -8,9 +8,21 @@ it cannot write that line.
 """
 
 import json
+import math
 import os
 
 from . import sandbox
+
+# The types of the fields the probes' verdicts carry (probe.h); a verdict
+# holding one of another type is malformed, never half-read.
+FIELD_TYPES = {
+    "outcome": str, "message": str, "stopped_by": str, "correct": bool, "agrees": bool,
+    "cpu": (int, float), "growth_bytes": int, "rounds": int, "warm_rounds": int,
+    "largest": int, "expansions": int,
+}
+# What an outcome needs to be read at all.
+REQUIRED = {"answered": ("cpu",), "measured": ("growth_bytes", "rounds", "warm_rounds")}
+MESSAGE_CAP = 2000
 
 
 def run(mode, scratch, argv, name, limits, failure):
@@ -20,10 +32,35 @@ def run(mode, scratch, argv, name, limits, failure):
     run_dir = os.path.join(scratch, "runs", name)
     os.makedirs(run_dir, exist_ok=True)
     result = sandbox.run(mode, argv, cwd=run_dir, readable=[scratch], writable=[run_dir], limits=limits)
-    try:
-        verdict = json.loads(result.stdout.strip().splitlines()[-1])
-        if not isinstance(verdict, dict) or not result.ok:
-            raise ValueError
-    except (ValueError, IndexError):
+    verdict = parse_verdict(result.stdout, result.ok)
+    if verdict is None:
         verdict = dict(failure, message=f"{failure['message']}: {result.describe()}")
     return verdict, result
+
+
+def parse_verdict(stdout, ok=True):
+    """The verdict on the last line of a probe's stdout, or None when the
+    run failed or that line is not a well-typed verdict (never raises)."""
+    if not ok or not isinstance(stdout, str):
+        return None
+    lines = stdout.strip().splitlines()
+    try:
+        verdict = json.loads(lines[-1]) if lines else None
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(verdict, dict):
+        return None
+    for name, value in verdict.items():
+        wanted = FIELD_TYPES.get(name)
+        if value is None or wanted is None:
+            continue
+        if isinstance(value, bool) and wanted is not bool:
+            return None     # JSON true is no number
+        if not isinstance(value, wanted) or (isinstance(value, float) and not math.isfinite(value)):
+            return None
+    for name in REQUIRED.get(verdict.get("outcome"), ()):
+        if not isinstance(verdict.get(name), FIELD_TYPES[name]):
+            return None
+    if isinstance(verdict.get("message"), str):
+        verdict["message"] = verdict["message"][:MESSAGE_CAP]
+    return verdict

@@ -141,11 +141,36 @@ class Scratch:
         if self.mounted:
             # The grader's runs are over, so nothing holds the tmpfs; a lazy
             # unmount still detaches it if a straggler does.
-            done = subprocess.run(["umount", self.path], capture_output=True, check=False)
+            # -R: the capped directories mounted inside it first.
+            done = subprocess.run(["umount", "-R", self.path], capture_output=True, check=False)
             if done.returncode != 0:
                 subprocess.run(["umount", "-l", self.path], capture_output=True, check=False)
             self.mounted = False
         shutil.rmtree(self.path, ignore_errors=True)
+
+
+def capped_directory(path, size, files):
+    """Makes the directory `path` (inside the scratch) and, when the grader
+    runs as root in its own mount namespace, mounts a tmpfs of `size` bytes
+    and `files` inodes on it, so what a student process writes there (gcov's
+    counters under the coverage policy, which may open and write) fills
+    that and never the grader's scratch. Returns a sentence for the log.
+    Elsewhere the directory is plain: the student process's RLIMIT_FSIZE
+    caps each file, and running out of space is the submission's failure
+    (pipeline.cause_of)."""
+    os.makedirs(path, exist_ok=True)
+    private, why = in_private_namespace()
+    if not private:
+        return f"{path}: a plain directory of the scratch ({why})"
+    options = f"size={size},nr_inodes={files},mode=0755,nosuid,nodev"
+    try:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", path],
+                              capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"{path}: a plain directory of the scratch (mount failed: {error})"
+    if done.returncode != 0:
+        return f"{path}: a plain directory of the scratch (mount failed: {done.stderr.strip()})"
+    return f"{path}: a tmpfs of its own ({size >> 20} MiB, {files} files)"
 
 
 @contextlib.contextmanager

@@ -31,15 +31,18 @@ TIMED_BY_THE_GRADER = " ".join(t.suite for t in config.LAB.tasks if t.timed) or 
 VALGRIND_TEST_TIMEOUT = 90  # seconds per test under valgrind
 RUNNER_ADDRESS_SPACE = 1 << 30
 REPORT_CAP = 8 << 20        # bytes: a larger report is not the runner's
+MESSAGE_CAP = 8000          # characters of one message of a test
 
 
 def run_runner(mode, scratch, runner, name, seed, student_program, policy="serve",
                tests=None, env_extra=None, limits=None, jobs=config.SUITE_JOBS,
-               writable_extra=(), call_seconds=config.CALL_SECONDS, side_channel=False):
+               writable_extra=(), call_seconds=config.CALL_SECONDS, side_channel=False,
+               runs_dir=None):
     """Runs one runner; returns (RunResult, {test id: record}, report error or None).
 
-    tests: run only these test ids (Criterion's --filter), or all."""
-    run_dir = os.path.join(scratch, "runs", name)
+    tests: run only these test ids (Criterion's --filter), or all.
+    runs_dir: where its run directory goes (default scratch/runs)."""
+    run_dir = os.path.join(runs_dir or os.path.join(scratch, "runs"), name)
     os.makedirs(run_dir)
     report = os.path.join(run_dir, "report.json")
     env = {"GRADER_REPORT": report, "LAB_SEED": str(seed), "LAB_SKIP_TIMING": TIMED_BY_THE_GRADER,
@@ -85,26 +88,33 @@ def read_report(path):
         data = json.loads(raw.decode("utf-8"))
         records = {}
         for test in data["tests"]:
-            records[f"{test['suite']}::{test['name']}"] = test
+            if isinstance(test, dict) and isinstance(test.get("suite"), str) and \
+                    isinstance(test.get("name"), str):
+                records[f"{test['suite']}::{test['name']}"] = test
         return records, None
-    except (ValueError, KeyError, TypeError) as error:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         return {}, f"the test runner's report is unreadable ({error})"
 
 
 def task_of(test_id):
-    return int(test_id.split("::", 1)[0][4])
+    """The task of a test id ("task1::x", "task2_hidden::y")."""
+    suite = test_id.split("::", 1)[0]
+    return int(suite[4]) if suite.startswith("task") and suite[4:5].isdigit() else -1
 
 
 def result_of(test_id, record, report_error):
     """The TestResult of one test from its report record (or its absence)."""
     task = task_of(test_id)
+    if record is not None and not isinstance(record, dict):
+        record, report_error = None, "its record in the runner's report is malformed"
     if record is None:
         return TestResult(test_id, task, "missing", "this test did not report a result: "
                           + (report_error or "it is missing from the runner's report"))
     status = record.get("status", "failed")
-    if status not in ("passed", "failed", "crashed", "timeout", "skipped"):
+    if not isinstance(status, str) or status not in ("passed", "failed", "crashed", "timeout", "skipped"):
         status = "failed"
-    messages = [m for m in record.get("messages", []) if isinstance(m, str)]
+    listed = record.get("messages")
+    messages = [m[:MESSAGE_CAP] for m in (listed if isinstance(listed, list) else []) if isinstance(m, str)]
     message = "\n".join(_strip_location(m) for m in messages)
     flags = []
     if status == "crashed" or "crashed the student process" in message:
@@ -118,7 +128,8 @@ def result_of(test_id, record, report_error):
                    "solver?")
     elif status == "failed" and not messages:
         message = "the test failed without a message"
-    figures = [f for f in record.get("figures", []) if isinstance(f, str)]
+    listed = record.get("figures")
+    figures = [f for f in (listed if isinstance(listed, list) else []) if isinstance(f, str)]
     time = record.get("time") if isinstance(record.get("time"), (int, float)) else None
     return TestResult(test_id, task, status, message, time=time, figures=figures, flags=flags)
 

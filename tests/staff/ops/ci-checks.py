@@ -53,9 +53,9 @@ def script_text(job):
 
 def templates(student_path, staff_path, github_path, release_path):
     grader_dir = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "..", "grader")
-    with open(os.path.join(grader_dir, "gradelib", "coverage.py"), encoding="utf-8") as handle:
-        found = re.search(r'"--cobertura",\s*os\.path\.join\(\w+,\s*"([^"]+)"\)', handle.read())
-    check(found is not None, "grader/gradelib/coverage.py: no --cobertura output found (has it moved?)")
+    with open(os.path.join(grader_dir, "gradelib", "coverage_report.py"), encoding="utf-8") as handle:
+        found = re.search(r'^COBERTURA = "([^"]+)"', handle.read(), re.MULTILINE)
+    check(found is not None, "grader/gradelib/coverage_report.py: no COBERTURA name found (has it moved?)")
     cobertura_name = found.group(1) if found else "?"
 
     student, release = load(student_path), load(release_path)
