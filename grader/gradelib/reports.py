@@ -257,6 +257,8 @@ def _gradescope_output(test) -> str:
     if status in ("passed", "failed"):
         return message
     word = STATUS_WORDS.get(status, status)
+    if message.startswith(f"{word}:"):
+        return message  # the phase said it already ("not run: ...")
     return f"{word}: {message}" if message else word
 
 

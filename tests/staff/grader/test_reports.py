@@ -279,6 +279,16 @@ class ResultsJsonTest(ReportsCase):
         passed = json.loads(self.write(all_passed())["results.json"])
         self.assertEqual({t["status"] for t in passed["tests"]}, {"passed"})
 
+    def test_a_status_word_is_said_once(self):
+        # The phases write "not run: why"; the status word is not added again.
+        tests = [make_test("task1::t", 1, "not_run", message="not run: grundy_solver.c did not build"),
+                 make_test("task1::u", 1, "not_run", message="the solver did not build")]
+        doc = json.loads(self.write(make_result(tests))["results.json"])
+        outputs = [t["output"] for t in doc["tests"]]
+        self.assertIn("not run: grundy_solver.c did not build", outputs)
+        self.assertIn("not run: the solver did not build", outputs)
+        self.assertFalse(any("not run: not run" in o for o in outputs))
+
     def test_leaderboard_has_the_timing_ratios(self):
         doc = json.loads(self.write(all_passed())["results.json"])
         self.assertEqual(doc["leaderboard"], [
