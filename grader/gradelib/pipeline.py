@@ -437,6 +437,7 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
                   if os.path.isdir(p) and not scratch.startswith(p + os.sep)]
         mode = sandbox.detect(hidden, scratch)
         sandbox.lock_out(mode, secrets=[config.REPO], owned=[out])
+        mode.start_clock()
         ctx = Context(submission, source_dir, out, scratch, mode, seed, object_checks, log)
         mode.on_run = lambda result, cwd: _save_log(ctx, result, cwd)
         if not object_checks:

@@ -31,6 +31,7 @@ submission that does not compile.
 """
 
 import atexit
+import dataclasses
 import fcntl
 import os
 import pwd
@@ -53,6 +54,10 @@ SANDBOX_UIDS = range(64200, 64264)
 _uid_lock = None   # the open lock file of the uid this process holds
 _group = None      # this process's cgroup.Group, when root (see _grading_cgroup)
 SANDBOX_TMP_BYTES = 64 << 20   # each run's private /tmp (valgrind's temporary files, gcc's)
+# One grading of any submission ends within this many seconds of wall time
+# (Mode.start_clock): the model solution takes 6-15 s on 2 cores, the
+# slowest fixture about 30 s; at half a CPU, about twice that.
+GRADING_WALL_SECONDS = 90
 
 
 @dataclass
@@ -77,12 +82,16 @@ class RunResult:
     stdout_bytes: int = 0
     stderr_bytes: int = 0
     side: bytes = b""          # what the run wrote to its side channel (see run())
+    capped: bool = False       # stopped (or never started) at the grading's time cap
 
     @property
     def ok(self):
         return self.returncode == 0 and not self.timed_out
 
     def describe(self):
+        if self.capped:
+            return "stopped at the grading's time cap (the whole grading may take at most " \
+                   f"{GRADING_WALL_SECONDS} s)"
         if self.timed_out:
             return f"killed after the wall-clock limit ({self.wall_seconds:.1f} s)"
         if self.signal:
@@ -100,6 +109,13 @@ class Mode:
     on_run: object = None      # called with (RunResult, cwd) after every run: the raw logs
     cgroup: object = None      # the grading's cgroup.Group (as root), which every run joins
     tmp_bytes: int = 0         # size of bubblewrap's private /tmp (0: bubblewrap's default)
+    deadline: float | None = None  # time.monotonic() of the grading's time cap (start_clock)
+
+    def start_clock(self, seconds=None):
+        """From now on no run of this grading outlives the cap: a run's
+        wall-clock limit is what is left of it, and a run asked for after
+        it is not started (its result says so)."""
+        self.deadline = time.monotonic() + (seconds or GRADING_WALL_SECONDS)
 
     def describe(self):
         tmp = f"private /tmp of {self.tmp_bytes >> 20} MiB" if self.tmp_bytes else "private /tmp"
@@ -362,6 +378,13 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
     pass_fds: descriptors root opened that the command inherits (at the
     same numbers): how a run reads a file its user may not open."""
     limits = limits or Limits()
+    if mode.deadline is not None:
+        left = mode.deadline - time.monotonic()
+        if left <= 0:
+            return RunResult(list(argv), None, None, True, 0.0, "", "not started: the grading's time "
+                             "cap was reached", capped=True)
+        if left < limits.wall_seconds:
+            limits = dataclasses.replace(limits, wall_seconds=left)
     if mode.uid is not None:
         for path in writable:
             _give_to(path, mode.uid, mode.gid)
@@ -380,8 +403,9 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
     elapsed = time.monotonic() - start
     code, sig = _exit_of(mode, process.returncode)
     side_data = side.bytes() if side is not None else b""
+    capped = timed_out and mode.deadline is not None and time.monotonic() >= mode.deadline - 0.5
     result = RunResult(list(argv), code, sig, timed_out, elapsed,
-                       out.text(), err.text(), out.total, err.total, side_data)
+                       out.text(), err.text(), out.total, err.total, side_data, capped=capped)
     if mode.on_run is not None:
         mode.on_run(result, cwd)
     return result

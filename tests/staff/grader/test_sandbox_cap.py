@@ -1,0 +1,50 @@
+"""The grading's time cap (sandbox.Mode.start_clock): no run outlives it.
+
+A run is given what is left of the cap as its wall-clock limit, and a run
+asked for after the cap is not started; both say so (RunResult.capped).
+Plain processes, no sandbox user: the cap is the sandbox module's own."""
+
+import os
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "..", "grader"))
+
+from gradelib import sandbox  # noqa: E402
+
+
+class GradingCapTest(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self._tmp.cleanup)
+        self.mode = sandbox.Mode(bwrap=False, user=None)
+
+    def test_a_run_ends_at_the_cap(self):
+        self.mode.start_clock(1.0)
+        start = time.monotonic()
+        result = sandbox.run(self.mode, ["/bin/sleep", "30"], cwd=self._tmp.name,
+                             limits=sandbox.Limits(wall_seconds=30))
+        self.assertLess(time.monotonic() - start, 5)
+        self.assertTrue(result.timed_out)
+        self.assertTrue(result.capped)
+        self.assertIn("time cap", result.describe())
+
+    def test_a_run_after_the_cap_is_not_started(self):
+        self.mode.start_clock(0.001)
+        time.sleep(0.01)
+        marker = os.path.join(self._tmp.name, "ran")
+        result = sandbox.run(self.mode, ["/bin/touch", marker], cwd=self._tmp.name)
+        self.assertTrue(result.capped)
+        self.assertFalse(result.ok)
+        self.assertFalse(os.path.exists(marker))
+
+    def test_without_a_clock_the_run_keeps_its_own_limit(self):
+        result = sandbox.run(self.mode, ["/bin/true"], cwd=self._tmp.name)
+        self.assertTrue(result.ok)
+        self.assertFalse(result.capped)
+
+
+if __name__ == "__main__":
+    unittest.main()
