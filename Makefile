@@ -146,7 +146,8 @@ GRADER_BUILD := build/grader$(LAB_VARIANT)
 HIDDEN_SRC := $(wildcard tests/staff/hidden/test_hidden_task*.c)
 GRADER_CFLAGS := $(LAB_CFLAGS) $(STRICT) $(INCLUDES) -Igrader/boundary -I$(GRADER_BUILD)/gen
 # The API's crossing of the boundary, generated from the lab's definition.
-BOUNDARY_GEN := $(addprefix $(GRADER_BUILD)/gen/,api_ops.h proxy_api.inc server_api.inc growth_workloads.inc)
+BOUNDARY_GEN := $(addprefix $(GRADER_BUILD)/gen/,api_ops.h proxy_api.inc server_api.inc growth_workloads.inc \
+                  grader_limits.h)
 BOUNDARY_HDR := $(wildcard grader/boundary/*.h) $(BOUNDARY_GEN)
 # Trusted side: what every runner and both probes link besides their own code.
 TRUSTED_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,proxy.o spawn.o seccomp_policy.o wire.o) \

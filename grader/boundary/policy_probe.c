@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grader_limits.h"
 #include "spawn.h"
 
 enum { MAX_PATHS = 16, MAX_ACTIONS = 1200 };
@@ -125,7 +126,7 @@ static const char *death(int status, char *text, size_t size)
 static int run_from(const char *program, int start, int *count)
 {
     student_spawn_options options = {.server = program, .policy = policy, .cpu_seconds = 20,
-                                     .address_space = policy == POLICY_VALGRIND ? 0 : (size_t)512 << 20,
+                                     .address_space = policy == POLICY_VALGRIND ? 0 : (size_t)GRADER_STUDENT_ADDRESS_SPACE_MIB << 20,
                                      .output_fd = -1};
     student_process student;
     char error[512];

@@ -4,7 +4,8 @@
  * Every failure of the student process ends the current test through
  * proxy_report_failure() with a sentence that names the call and its
  * position: "grundy_is_p_position({3=1, 19=1}) did not return within
- * 10 s". The wall-clock limit of a call shrinks once two calls of this
+ * 8 s" (the limits: [limits] in tests/staff/lab.ini, through the generated
+ * grader_limits.h). The wall-clock limit of a call shrinks once calls of this
  * runner have timed out (counted in a file beside the runner's report), so
  * a submission that loops on many positions costs seconds, not minutes.
  */
@@ -25,24 +26,20 @@
 
 #include "alloc_tracker.h"
 #include "expansion_counter.h"
+#include "grader_limits.h"
 #include "grundy.h"
 #include "lab_todo.h"
 #include "proxy.h"
 #include "spawn.h"
 #include "wire.h"
 
-enum { TIMEOUTS_BEFORE_SHORT_LIMIT = 2 };
-static const double SHORT_CALL_SECONDS = 2.0;
-/* How long a student process may take to end once asked: valgrind's leak
+/* How long a student process may take to end once asked (valgrind's leak
  * check and gcov's files take time at exit; a plain student process has
- * nothing to do then, and is killed at once. After one student process of
- * the runner has lingered past its grace, the others get LINGER_SECONDS
+ * nothing to do then, and is killed at once), and once one student process
+ * of the runner has lingered past its grace, how long the others get
  * (their report is lost anyway: the check could not run, which costs the
  * points): a destructor that spins costs seconds per grading, not per
- * test. */
-static const double VALGRIND_QUIT_SECONDS = 10.0;
-static const double COVERAGE_QUIT_SECONDS = 3.0;
-static const double LINGER_SECONDS = 0.05;
+ * test. These and every other limit: [limits] in tests/staff/lab.ini. */
 
 /* A position as the tests see it, and the handle of the student's own. */
 typedef struct {
@@ -144,12 +141,13 @@ static double call_limit(void)
 {
     static double limit, checked_at;
     double now = monotonic_now();
-    if (limit > 0 && (limit <= SHORT_CALL_SECONDS || now - checked_at < 1.0))
+    if (limit > 0 && (limit <= GRADER_SHORT_CALL_SECONDS || now - checked_at < 1.0))
         return limit;
-    limit = env_seconds("GRADER_CALL_SECONDS", 10.0);
+    limit = env_seconds("GRADER_CALL_SECONDS", GRADER_CALL_SECONDS);
     checked_at = now;
-    if (timed_out_before("timeouts", TIMEOUTS_BEFORE_SHORT_LIMIT) && limit > SHORT_CALL_SECONDS)
-        limit = SHORT_CALL_SECONDS;
+    if (timed_out_before("timeouts", (off_t)GRADER_TIMEOUTS_BEFORE_SHORT_LIMIT) &&
+        limit > GRADER_SHORT_CALL_SECONDS)
+        limit = GRADER_SHORT_CALL_SECONDS;
     return limit;
 }
 
@@ -299,8 +297,8 @@ static void start(void)
     student_spawn_options options = {
         .server = server,
         .policy = env_policy(),
-        .cpu_seconds = env_seconds("GRADER_CPU_SECONDS", 60),
-        .address_space = env_policy() == POLICY_VALGRIND ? 0 : (size_t)512 << 20,
+        .cpu_seconds = env_seconds("GRADER_CPU_SECONDS", GRADER_STUDENT_CPU_SECONDS),
+        .address_space = env_policy() == POLICY_VALGRIND ? 0 : (size_t)GRADER_STUDENT_ADDRESS_SPACE_MIB << 20,
         .stack_bytes = stack_limit,
         .output_fd = STDERR_FILENO,
         .gcov_files = getenv("GRADER_GCOV_FILES"),
@@ -369,9 +367,9 @@ void proxy_shutdown(void)
     (void)send_all(&quit, sizeof quit, monotonic_now() + 1.0);
     close(student.requests);
     student.requests = -1;
-    double grace = timed_out_before("lingered", 1) ? LINGER_SECONDS
-                   : policy == POLICY_VALGRIND    ? VALGRIND_QUIT_SECONDS
-                                                  : COVERAGE_QUIT_SECONDS;
+    double grace = timed_out_before("lingered", 1) ? GRADER_LINGER_SECONDS
+                   : policy == POLICY_VALGRIND    ? GRADER_VALGRIND_QUIT_SECONDS
+                                                  : GRADER_COVERAGE_QUIT_SECONDS;
     double deadline = monotonic_now() + grace;
     while (waitpid(student.pid, &status, WNOHANG) == 0) {
         if (monotonic_now() > deadline) {

@@ -43,11 +43,13 @@ TIMING_BUDGET_RATIO = LAB.timing_ratio
 CALIBRATION_RUNS = LAB.calibration_runs
 
 # Limits of one call into a student process during the suites: the
-# wall-clock time the proxy waits (it shrinks to 2 s once two calls of a
-# runner have timed out, see grader/boundary/proxy.c), and the CPU rlimit
-# of each student process.
-CALL_SECONDS = 8
-STUDENT_CPU_SECONDS = 30
+# wall-clock time the proxy waits (it shrinks once calls of a runner have
+# timed out, see grader/boundary/proxy.c), and the CPU rlimit of each
+# student process. Their home, and every other limit's: [limits] in
+# tests/staff/lab.ini (C reads them from the generated grader_limits.h).
+LIMITS = LAB.limits
+CALL_SECONDS = LIMITS["call_seconds"]
+STUDENT_CPU_SECONDS = LIMITS["student_cpu_seconds"]
 
 # The valgrind pass: these light tests, when they passed in the main run.
 # Each test starts a student process of its own under valgrind, and every

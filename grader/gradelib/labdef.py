@@ -111,6 +111,7 @@ class Lab:
     public_positions: tuple = field(default_factory=tuple)
     variant: str = ""         # "" for tests/staff/lab.ini, else the other file's name
     challenge: Challenge | None = None   # the leaderboard's challenge, if the lab has one
+    limits: dict = field(default_factory=dict)   # [limits]: name -> number (LIMITS)
 
     @property
     def build_suffix(self):
@@ -261,7 +262,34 @@ def load(path=PATH):
                headers=tuple(lab.get("headers", "").split()), tasks=tasks, all_tasks=all_tasks,
                functions=tuple(f for f in functions if f.task in chosen),
                timing_ratio=ratio, calibration_runs=_int(timing.get("calibration_runs", "3"), where),
-               shapes=shapes, public_positions=public)
+               shapes=shapes, public_positions=public, limits=_limits(parser, path))
+
+
+# The keys [limits] must hold: every time limit of the grader (lab.ini
+# says what each one is). C reads them as GRADER_<KEY> (grader_limits.h).
+LIMITS = ("call_seconds", "timeouts_before_short_limit", "short_call_seconds", "student_cpu_seconds",
+          "student_address_space_mib", "valgrind_quit_seconds", "coverage_quit_seconds",
+          "linger_seconds", "grading_wall_seconds")
+
+
+def _limits(parser, path):
+    if "limits" not in parser:
+        _fail(f"{path} [limits]", "the section is missing")
+    section, where = parser["limits"], f"{path} [limits]"
+    unknown = sorted(set(section) - set(LIMITS))
+    if unknown:
+        _fail(where, f"unknown key{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+    values = {}
+    for key in LIMITS:
+        try:
+            values[key] = float(section[key])
+        except KeyError:
+            _fail(where, f"{key} is missing")
+        except ValueError:
+            _fail(where, f"{key} '{section[key]}' is not a number")
+        if not values[key] > 0:
+            _fail(where, f"{key} must be above 0")
+    return values
 
 
 @functools.lru_cache(maxsize=None)

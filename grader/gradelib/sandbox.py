@@ -44,7 +44,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from . import cgroup
+from . import cgroup, labdef
 
 CAP_HEAD = 32 * 1024
 CAP_TAIL = 32 * 1024
@@ -55,9 +55,8 @@ _uid_lock = None   # the open lock file of the uid this process holds
 _group = None      # this process's cgroup.Group, when root (see _grading_cgroup)
 SANDBOX_TMP_BYTES = 64 << 20   # each run's private /tmp (valgrind's temporary files, gcc's)
 # One grading of any submission ends within this many seconds of wall time
-# (Mode.start_clock): the model solution takes 6-15 s on 2 cores, the
-# slowest fixture about 30 s; at half a CPU, about twice that.
-GRADING_WALL_SECONDS = 90
+# (Mode.start_clock; [limits] grading_wall_seconds in tests/staff/lab.ini).
+GRADING_WALL_SECONDS = labdef.lab().limits["grading_wall_seconds"]
 
 
 @dataclass
@@ -91,7 +90,7 @@ class RunResult:
     def describe(self):
         if self.capped:
             return "stopped at the grading's time cap (the whole grading may take at most " \
-                   f"{GRADING_WALL_SECONDS} s)"
+                   f"{GRADING_WALL_SECONDS:g} s)"
         if self.timed_out:
             return f"killed after the wall-clock limit ({self.wall_seconds:.1f} s)"
         if self.signal:

@@ -10,7 +10,7 @@ runner. A test the report does not mention, or every test of a runner
 whose report is missing or unreadable, counts as failed ("missing").
 
 Every run passes Criterion a per-test timeout of TEST_TIMEOUT seconds; the
-proxy's own limit on one call (config.CALL_SECONDS, then 2 s once two calls
+proxy's own limit on one call (config.CALL_SECONDS, then short_call_seconds once calls
 of the runner have timed out) ends most endless loops sooner, with a
 message that names the call and its position. Test runs get an
 address-space limit of RUNNER_ADDRESS_SPACE for the trusted side; each

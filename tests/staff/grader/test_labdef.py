@@ -3,12 +3,13 @@ whole, each section's keys stay its own, a variant extends the base, and a
 mistake in the file is an error that names where it is."""
 
 import os
+import re
 import sys
 import tempfile
 import textwrap
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "grader"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "grader"))
 
 from gradelib import labdef  # noqa: E402
 
@@ -28,6 +29,17 @@ shapes =
 public_positions =
     45
     20 23
+
+[limits]
+call_seconds = 8
+timeouts_before_short_limit = 2
+short_call_seconds = 2
+student_cpu_seconds = 30
+student_address_space_mib = 512
+valgrind_quit_seconds = 10
+coverage_quit_seconds = 3
+linger_seconds = 0.05
+grading_wall_seconds = 90
 
 [challenge]
 ratio = 5
@@ -110,12 +122,33 @@ class Definition(unittest.TestCase):
             "points that are not a number": MINIMAL.replace("points = 40", "points = forty"),
             "no [api]": MINIMAL[:MINIMAL.index("[api]")],
             "a bad shape": MINIMAL.replace("single_heap 1 40-46 any", "single_heap 1 40 any"),
+            "a limit missing": MINIMAL.replace("linger_seconds = 0.05\n", ""),
+            "a limit that is no number": MINIMAL.replace("call_seconds = 8", "call_seconds = eight"),
+            "a limit of 0": MINIMAL.replace("short_call_seconds = 2", "short_call_seconds = 0"),
+            "an unknown limit": MINIMAL.replace("[challenge]", "wall_seconds = 3\n\n[challenge]"),
         }
         for what, text in cases.items():
             with self.subTest(what):
                 with self.assertRaises(labdef.LabDefinitionError) as caught:
                     labdef.load(self.write("bad.ini", text))
                 self.assertIn("bad.ini", str(caught.exception))
+
+    def test_limits_have_one_home(self):
+        # C takes every limit from the generated grader_limits.h: no
+        # fallback of the proxy or a probe is a number of its own.
+        lab = labdef.load(self.write("lab.ini", MINIMAL))
+        self.assertEqual(lab.limits["linger_seconds"], 0.05)
+        self.assertEqual(set(lab.limits), set(labdef.LIMITS))
+        boundary = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "grader", "boundary")
+        fallbacks = []
+        for name in sorted(os.listdir(boundary)):
+            if name.endswith(".c"):
+                with open(os.path.join(boundary, name), encoding="utf-8") as handle:
+                    fallbacks += re.findall(r'env_seconds\("\w+",\s*([^)]+)\)', handle.read())
+        self.assertTrue(fallbacks)
+        for fallback in fallbacks:
+            self.assertRegex(fallback.strip(), r"^GRADER_[A-Z_]+$")
 
     def test_the_project_definition_loads(self):
         lab = labdef.load()
