@@ -14,7 +14,7 @@
 #      the model solution from the grading's sandbox user but permissions,
 #      and the grader refuses to grade while they are reachable;
 #   5. grades the reference solution and fails the image build unless it
-#      scores full marks: a broken image is found now, not on a student's
+#      scores full marks (the term's, from the rubric): a broken image is found now, not on a student's
 #      submission (AUTOGRADER_SKIP_SELFTEST=1 skips it).
 set -euo pipefail
 source_dir=$(cd "$(dirname "$0")" && pwd)
@@ -89,7 +89,8 @@ import json
 import sys
 result = json.load(open(sys.argv[1]))
 failing = [t["name"] for t in result["tests"] if t.get("status") != "passed"]
-if result["score"] < 100 or failing:
+full = sum(t.get("max_score", 0) for t in result["tests"])   # the term's, from the rubric
+if result["score"] < full or full <= 0 or failing:
     sys.exit(f"setup: the reference solution scored {result['score']}; failing: {failing}")
 print(f"setup: the reference solution scores {result['score']:g}; "
       f"sandbox: {result.get('extra_data', {}).get('sandbox')}")
