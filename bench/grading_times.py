@@ -35,10 +35,12 @@ MATERIALIZE = os.path.join(REPO, "tests", "staff", "fixtures", "materialize")
 SEED = 424242
 # The slowest submissions the fixtures hold: loops, hogs, floods, a slow solver.
 ALONE = ["unmemoized", "gamed_memo", "infinite_loop", "memory_hog", "output_flood",
-         "stack_overflow", "leak"]
+         "stack_overflow", "leak", "lingering_fini", "partial_reply", "exec_escape",
+         "forged_valgrind_xml", "disk_filler"]
 # Neighbours: the ones that try to take more than their share of the machine.
 HOSTILE = ["infinite_loop", "fork_storm", "memory_hog", "output_flood", "writes_outside"]
-SKIP_CHECKS = {"fork_storm", "writes_outside", "sigprof_loop", "early_exit"}
+SKIP_CHECKS = {"fork_storm", "writes_outside", "sigprof_loop", "early_exit", "lingering_fini",
+               "partial_reply", "exec_escape", "forged_valgrind_xml", "disk_filler"}
 HONEST_LIMIT, ANY_LIMIT, NEIGHBOUR_LIMIT = 15.0, 60.0, 1.5
 
 
