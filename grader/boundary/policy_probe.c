@@ -90,16 +90,24 @@ static void verdict(const char *action, const char *result, bool allowed)
     printf("%s %s %s %s\n", mode_name, action, result, bad ? "VIOLATION" : "ok");
 }
 
-/* Reads one line from `fd` before `deadline` into `line`; false at end of
- * file, on error or when time ran out. */
-static bool read_line(int fd, char *line, size_t size, double deadline)
+/* Reads one line of the student's replies before `deadline` into `line`,
+ * answering the exec gate meanwhile; false at end of file, on error or
+ * when time ran out. */
+static bool read_line(student_process *student, char *line, size_t size, double deadline)
 {
     size_t used = 0;
+    int fd = student->replies;
     while (used < size - 1) {
         double left = deadline - now();
-        struct pollfd p = {fd, POLLIN, 0};
-        if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) != 1)
+        struct pollfd p[2] = {{fd, POLLIN, 0}, {student->gate, POLLIN, 0}};
+        if (left <= 0 || poll(p, 2, (int)(left * 1000) + 1) < 1)
             return false;
+        if (p[1].revents & POLLIN)
+            student_gate_serve(student); /* valgrind's start-up, or the probe's attempts */
+        else if (p[1].revents)
+            student_gate_close(student); /* the process is gone: nobody left to ask */
+        if (!p[0].revents)
+            continue;
         char c;
         ssize_t n = read(fd, &c, 1);
         if (n <= 0)
@@ -147,7 +155,7 @@ static int run_from(const char *program, int start, int *count)
     char line[1024], name[512], result[128], begun_name[512] = "";
     int begun = -1, next = -1;
     bool done = false;
-    while (read_line(student.replies, line, sizeof line, deadline)) {
+    while (read_line(&student, line, sizeof line, deadline)) {
         int index;
         if (sscanf(line, "COUNT %d", count) == 1)
             continue;
@@ -168,6 +176,7 @@ static int run_from(const char *program, int start, int *count)
     int status = 0;
     while (waitpid(student.pid, &status, 0) < 0 && errno == EINTR)
         ;
+    student_gate_close(&student);
     close(student.requests);
     close(student.replies);
     if (student.valgrind_xml >= 0)

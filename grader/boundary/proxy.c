@@ -351,6 +351,7 @@ static void stop(int *status)
     while (waitpid(student.pid, status, 0) < 0 && errno == EINTR)
         ;
     dead = true;
+    student_gate_close(&student);
 }
 
 void proxy_shutdown(void)
@@ -377,14 +378,16 @@ void proxy_shutdown(void)
             stop(&status);
             break;
         }
+        student_gate_serve(&student);
         if (student.valgrind_xml >= 0) {
-            keep_valgrind_output(10); /* waits on the report pipe, never spins */
+            keep_valgrind_output(10); /* waits on the report socket, never spins */
         } else {
             struct timespec pause = {0, 5 * 1000 * 1000};
             nanosleep(&pause, NULL);
         }
     }
     dead = true;
+    student_gate_close(&student);
     keep_valgrind_output(0);
     write_valgrind_report();
 }
@@ -435,12 +438,18 @@ static void receive(void *data, size_t size, double deadline)
             size -= n;
             continue;
         }
-        struct pollfd fds[2] = {{student.replies, POLLIN, 0}, {student.valgrind_xml, POLLIN, 0}};
-        int ready = poll(fds, student.valgrind_xml >= 0 ? 2 : 1, cpu_budget > 0 ? 2 : 20);
+        /* -1 descriptors are left out by poll */
+        struct pollfd fds[3] = {{student.replies, POLLIN, 0}, {student.valgrind_xml, POLLIN, 0},
+                                {student.gate, POLLIN, 0}};
+        int ready = poll(fds, 3, cpu_budget > 0 ? 2 : 20);
         if (ready < 0 && errno != EINTR)
             fail(PROXY_MALFORMED, "internal error: poll failed during %s", call_text);
         if (student.valgrind_xml >= 0 && fds[1].revents)
             keep_valgrind_output(0);
+        if (student.gate >= 0 && (fds[2].revents & POLLIN))
+            student_gate_serve(&student);
+        else if (student.gate >= 0 && fds[2].revents)
+            student_gate_close(&student); /* the process is gone: nobody left to ask */
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             ssize_t n = read(student.replies, inbox, sizeof inbox);
             if (n > 0) {

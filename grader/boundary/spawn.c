@@ -20,10 +20,12 @@
  * (seccomp user notification): the child sends the notification
  * descriptor here over a socket before it executes, this process lets
  * through exactly the executions it expects (spawn's own, and under
- * valgrind the launcher's one execution of its tool and the tool's two
- * temporary files, all before any submission code exists) and then closes
- * the descriptor. With nobody listening, the kernel fails every later
- * execution (or file creation) with ENOSYS.
+ * valgrind the launcher's one execution of its tool, before any submission
+ * code exists) and then closes the descriptor: with nobody listening, the
+ * kernel fails every later execution with ENOSYS. Under valgrind the
+ * trusted side keeps it, and answers every later execution, open for
+ * writing and unlink: only valgrind's own temporary files pass
+ * (student_gate_serve), every other one fails with EACCES.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,6 +40,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,11 +57,13 @@ enum {
 
 /* How long the trusted side waits for an expected execution. */
 enum { GATE_TIMEOUT_MS = 20000 };
-/* Under valgrind: spawn's execution of the launcher, the launcher's of its
- * tool, and the tool's two temporary files, each made then unlinked
- * (valgrind 3.18 and 3.19, with --vgdb=no), all before the program under
- * test is loaded. */
-enum { VALGRIND_START_EVENTS = 6 };
+/* Under valgrind: spawn's execution of the launcher and the launcher's of
+ * its tool pass here; then the tool makes and unlinks its temporary files
+ * (valgrind 3.19: two, the copies of /proc/self/cmdline and auxv it shows
+ * the program), which student_gate_serve() lets through while the process
+ * runs: at most this many file events, each on a path named
+ * valgrind_proc_PID_..., before the program under test can ask. */
+enum { VALGRIND_EXECUTIONS = 2, VALGRIND_FILE_EVENTS = 4 };
 
 /* Debian's /usr/bin/valgrind is a shell script around valgrind.bin; a
  * script cannot be executed from a close-on-exec descriptor. */
@@ -274,9 +279,9 @@ static _Noreturn void become_student(const student_spawn_options *o, int request
     fail_in_child(ERROR_FD, "cannot execute the student program");
 }
 
-/* Lets through the `expected` executions of `pid` and no other, then
- * closes the gate (see the header). False, with the reason in `error`,
- * when an expected execution did not come. */
+/* Lets through the `expected` executions of `pid` and no other (see the
+ * header). False, with the reason in `error`, when an expected execution
+ * did not come. */
 static bool pass_expected_executions(int listener, pid_t pid, int expected, char *error,
                                      size_t error_size)
 {
@@ -302,11 +307,12 @@ static bool pass_expected_executions(int listener, pid_t pid, int expected, char
             continue; /* the asking process is gone */
         memset(response, 0, sizeof *response);
         response->id = request->id;
-        if (request->pid == (uint32_t)pid) {
+        if (request->pid == (uint32_t)pid &&
+            (request->data.nr == SCMP_SYS(execve) || request->data.nr == SCMP_SYS(execveat))) {
             response->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
             passed++;
         } else {
-            response->error = -EPERM; /* a process of its own making: never */
+            response->error = -EPERM; /* not spawn's, nor valgrind's launcher's */
         }
         if (seccomp_notify_respond(listener, response) != 0 && response->flags) {
             snprintf(error, error_size, "the exec gate could not let the program through");
@@ -314,8 +320,78 @@ static bool pass_expected_executions(int listener, pid_t pid, int expected, char
         }
     }
     seccomp_notify_free(request, response);
-    close(listener);
     return ok;
+}
+
+/* The path argument of a notified open, openat, unlink or unlinkat, read
+ * from the asking process: false when it cannot be read whole. Read while
+ * the process waits in the call, and checked against the notification's
+ * id afterwards, so a process that died (and whose pid was reused) is not
+ * believed. */
+static bool notified_path(int listener, const struct seccomp_notif *request, char *path, size_t size)
+{
+    int nr = request->data.nr;
+    uint64_t pointer = nr == SCMP_SYS(openat) || nr == SCMP_SYS(unlinkat) ? request->data.args[1]
+                                                                          : request->data.args[0];
+    struct iovec local = {path, size - 1}, remote = {(void *)(uintptr_t)pointer, size - 1};
+    ssize_t n = process_vm_readv((pid_t)request->pid, &local, 1, &remote, 1, 0);
+    if (n <= 0 || seccomp_notify_id_valid(listener, request->id) != 0)
+        return false;
+    path[n] = '\0';
+    return strlen(path) < (size_t)n; /* the name ended inside what was read */
+}
+
+/* Whether a file event under valgrind is one of valgrind's own temporary
+ * files: a name valgrind_proc_PID_... in a directory, nothing else. */
+static bool valgrind_temporary(const char *path, pid_t pid)
+{
+    const char *name = strrchr(path, '/');
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "valgrind_proc_%d_", (int)pid);
+    return name != NULL && strncmp(name + 1, prefix, strlen(prefix)) == 0 && strstr(path, "..") == NULL;
+}
+
+void student_gate_serve(student_process *process)
+{
+    if (process->gate < 0)
+        return;
+    struct seccomp_notif *request = NULL;
+    struct seccomp_notif_resp *response = NULL;
+    if (seccomp_notify_alloc(&request, &response) != 0)
+        return;
+    for (;;) {
+        struct pollfd p = {process->gate, POLLIN, 0};
+        if (poll(&p, 1, 0) != 1 || !(p.revents & POLLIN))
+            break;
+        memset(request, 0, sizeof *request);
+        if (seccomp_notify_receive(process->gate, request) != 0)
+            continue;
+        memset(response, 0, sizeof *response);
+        response->id = request->id;
+        int nr = request->data.nr;
+        response->error = nr == SCMP_SYS(execve) || nr == SCMP_SYS(execveat) ? -EPERM : -EACCES;
+        char path[512];
+        if ((nr == SCMP_SYS(open) || nr == SCMP_SYS(openat) || nr == SCMP_SYS(unlink) ||
+             nr == SCMP_SYS(unlinkat)) &&
+            process->gate_allowance > 0 && request->pid == (uint32_t)process->pid &&
+            notified_path(process->gate, request, path, sizeof path) &&
+            valgrind_temporary(path, process->pid)) {
+            process->gate_allowance--;
+            response->error = 0;
+            response->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+        } else {
+            process->gate_allowance = 0; /* the first refusal is the last of them */
+        }
+        (void)seccomp_notify_respond(process->gate, response);
+    }
+    seccomp_notify_free(request, response);
+}
+
+void student_gate_close(student_process *process)
+{
+    if (process->gate >= 0)
+        close(process->gate);
+    process->gate = -1;
 }
 
 static void close_all(const int *fds, size_t count)
@@ -330,6 +406,7 @@ bool student_spawn(student_process *process, const student_spawn_options *o, cha
 {
     int requests[2] = {-1, -1}, replies[2] = {-1, -1}, errors[2] = {-1, -1}, xml[2] = {-1, -1};
     int gate[2] = {-1, -1};
+    process->gate = -1; /* no gate until this process has one */
     if (pipe2(requests, O_CLOEXEC) || pipe2(replies, O_CLOEXEC) || pipe2(errors, O_CLOEXEC) ||
         socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate) ||
         (o->policy == POLICY_VALGRIND && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, xml))) {
@@ -358,8 +435,16 @@ bool student_spawn(student_process *process, const student_spawn_options *o, cha
     char gate_error[256] = "";
     bool passed = listener >= 0 &&
                   pass_expected_executions(listener, pid,
-                                           o->policy == POLICY_VALGRIND ? VALGRIND_START_EVENTS : 1,
+                                           o->policy == POLICY_VALGRIND ? VALGRIND_EXECUTIONS : 1,
                                            gate_error, sizeof gate_error);
+    /* Plain and coverage: the gate closes now, and with nobody listening
+     * the kernel fails every later execution with ENOSYS. Under valgrind it
+     * stays with the trusted side, which answers every later event
+     * (student_gate_serve). */
+    if (listener >= 0 && (o->policy != POLICY_VALGRIND || !passed)) {
+        close(listener);
+        listener = -1;
+    }
     /* The error pipe is close-on-exec: it reads end of file once the
      * program runs, or the reason it could not start. */
     char reason[256] = "";
@@ -380,10 +465,12 @@ bool student_spawn(student_process *process, const student_spawn_options *o, cha
         kill(pid, SIGKILL);
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
-        int ours[] = {requests[1], replies[0], xml[0]};
+        int ours[] = {requests[1], replies[0], xml[0], listener};
         close_all(ours, sizeof ours / sizeof *ours);
         return false;
     }
+    process->gate = listener;
+    process->gate_allowance = VALGRIND_FILE_EVENTS;
     process->pid = pid;
     process->requests = requests[1];
     process->replies = replies[0];

@@ -44,6 +44,8 @@ typedef struct {
     int requests;    /* the trusted side writes requests here */
     int replies;     /* and reads replies here */
     int valgrind_xml; /* POLICY_VALGRIND: valgrind's XML report (a socket), else -1 */
+    int gate;         /* POLICY_VALGRIND: the exec gate, kept open (student_gate_serve), else -1 */
+    int gate_allowance; /* valgrind's own file events still to let through */
 } student_process;
 
 typedef struct {
@@ -63,6 +65,16 @@ typedef struct {
  * `error`. The child is killed when the calling process dies. */
 bool student_spawn(student_process *process, const student_spawn_options *options, char *error,
                    size_t error_size);
+
+/* Under valgrind, answers the exec gate's pending questions without
+ * waiting: poll process->gate with the process's other descriptors and
+ * call this when it is readable. Until the first refusal, up to a few
+ * opens for writing and unlinks of valgrind's own temporary files pass;
+ * everything else fails with EACCES (a file) or EPERM (an execution). */
+void student_gate_serve(student_process *process);
+
+/* Closes the gate once the process is gone (no-op without one). */
+void student_gate_close(student_process *process);
 
 /* The descriptors spawn.c's child uses between loading the filter and
  * executing the program, both close-on-exec. */
