@@ -311,17 +311,21 @@ double proxy_student_cpu_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-long long proxy_student_data_bytes(void)
+long long proxy_student_resident_bytes(void)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/statm", (int)student.pid);
     FILE *statm = started && !dead ? fopen(path, "r") : NULL;
     if (statm == NULL)
         return -1;
-    unsigned long size, resident, shared, text, lib, data;
-    int fields = fscanf(statm, "%lu %lu %lu %lu %lu %lu", &size, &resident, &shared, &text, &lib, &data);
+    /* statm: size resident shared text lib data dt, in pages. Not size or
+     * data: those count what is mapped, and a static array is mapped whole
+     * at exec whether or not it is ever used; resident counts the pages the
+     * process wrote or read, wherever they are (heap, .bss, mmap). */
+    unsigned long size, resident;
+    int fields = fscanf(statm, "%lu %lu", &size, &resident);
     fclose(statm);
-    return fields == 6 ? (long long)data * sysconf(_SC_PAGESIZE) : -1;
+    return fields == 2 ? (long long)resident * sysconf(_SC_PAGESIZE) : -1;
 }
 
 void proxy_set_cpu_budget(double seconds)
