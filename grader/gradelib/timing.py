@@ -21,6 +21,7 @@ points only when EVERY timed position was answered right within budget
 (all_right): the positions mix P and N, so a constant answer, or one that
 answers what it guesses and stalls elsewhere, fails one of them and earns
 no timing point at all.
+
 The positions (config.TIMED_SHAPES) are drawn from the seed, so they
 cannot be looked up in advance; the oracle (the probe's --classify) picks
 two-heap positions of a given outcome.
