@@ -58,8 +58,9 @@ void proxy_set_cpu_budget(double seconds);
 double proxy_student_cpu_seconds(void);
 
 /* The student process's resident memory in bytes (the pages it has
- * touched: heap, static arrays, mappings alike), read from the kernel
- * (/proc/PID/statm), or -1 before it starts or after it died: what the
+ * touched: heap, static arrays, mappings alike, and any of them it pushed
+ * out to swap), read from the kernel (/proc/PID/status: VmRSS + VmSwap),
+ * or -1 before it starts or after it died: what the
  * growth and memo probes compare, as no code in the process can shrink it
  * without really giving memory back, nor hide a block in a static array
  * (its pages become resident when they are written). */
