@@ -3,17 +3,21 @@
  * check behind the grader's memory points.
  *
  * usage: growth_probe SERVER position|solver|TASK SEED
+ *        growth_probe SERVER memo POSITION...   (POSITION: heaps, as 20,23)
  *
  * Valgrind runs inside the student process, where code can silence it
  * (client requests that declare a leaked block freed, or turn error
  * reporting off), and the allocation counts the suites read are kept there
  * too. This probe measures what no code in the student process can fake:
- * the size of its data segment (heap included), read from the kernel by
- * this trusted process. It repeats one workload many times in one student
- * process, through the proxy, and compares the data segment after a
- * warm-up with its size at the end. Memory that is freed is reused, so a
- * program that frees what it allocates stays flat; one that leaks grows
- * with every round.
+ * its resident memory (the pages it has touched, heap, static arrays and
+ * mappings alike), read from the kernel by this trusted process. It
+ * repeats one workload many times in one student process, through the
+ * proxy, and compares the resident memory after a warm-up with that at the
+ * end. Memory that is freed is reused, so a program that frees what it
+ * allocates stays flat; one that leaks grows with every round, whether it
+ * leaks heap blocks or takes them from a static array it never reuses (the
+ * array is mapped whole when the program starts, so the process's virtual
+ * and data sizes do not move, but each page it writes becomes resident).
  *
  * Workloads (positions drawn from SEED, so they cannot be prepared for):
  *   position  build four positions, copy one, change the copy, expand the
@@ -27,6 +31,10 @@
  *             not cleared answers from it and stays flat as well).
  * Prints one line of JSON: {"outcome", "rounds", "warm_bytes",
  * "final_bytes", "growth_bytes", "message"}; the grader decides.
+ *
+ * memo: is there a memo of positions, and does grundy_memo_clear empty
+ * it? Judged by what the kernel sees of the student process, never by
+ * grundy_memo_size or an expansion count (memo_workload below).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -96,8 +104,97 @@ static void draw(unsigned long seed, bool solver, drawn_position *drawn)
     }
 }
 
+/* The memo workload, in a fresh student process: the positions solved
+ * from an empty memo (round 1, "first"), the same again without a clear
+ * (round 2, "repeat"), then MEMO_REFILLS times a clear and the same again
+ * (round 3 is "again"). After each round: the process's resident bytes and
+ * CPU seconds, from the kernel. A memo of positions grows with the
+ * positions solved (first - start), answers a repeat from its table
+ * (repeat: far cheaper than first), costs like first again once cleared
+ * (again), and gives its memory back at a clear for the next round to
+ * reuse: once the allocator has settled (the first clears move the large
+ * tables from mmap to the heap, where the model solution grows for two
+ * refills, by up to half of first), a cleared and refilled memo does not
+ * grow any more ("settled": the last round against the one two before).
+ * A solver without a memo does not grow, a clear that does not clear
+ * makes again as cheap as repeat, and a clear that leaks grows every
+ * refill by as much as first. The grader decides (growth.py). */
+enum { MEMO_REFILLS = 4, MEMO_ROUNDS = 2 + MEMO_REFILLS };
+enum { MEMO_MOST_POSITIONS = 16 };
+
+static void memo_round(const drawn_position *positions, int count, long long *bytes, double *cpu)
+{
+    for (int i = 0; i < count; i++) {
+        grundy_position *p = build(&positions[i]);
+        (void)grundy_is_p_position(p);
+        (void)grundy_is_n_position(p);
+        grundy_free(p);
+    }
+    *bytes = proxy_student_resident_bytes();
+    *cpu = proxy_student_cpu_seconds();
+}
+
+static int memo_workload(int count, char **texts)
+{
+    drawn_position positions[MEMO_MOST_POSITIONS];
+    if (count < 1 || count > MEMO_MOST_POSITIONS)
+        return 2;
+    for (int i = 0; i < count; i++) {
+        char *at = texts[i], *end;
+        positions[i].count = 0;
+        do {
+            long heap = strtol(at, &end, 10);
+            if (end == at || heap < 1 || heap > 1000 || positions[i].count == HEAPS)
+                return 2;
+            positions[i].heaps[positions[i].count++] = (int)heap;
+            at = end + (*end == ',');
+        } while (*end == ',');
+        if (*end != '\0')
+            return 2;
+    }
+    volatile long long bytes[MEMO_ROUNDS + 1];
+    volatile double cpu[MEMO_ROUNDS + 1];
+    for (int round = 0; round <= MEMO_ROUNDS; round++)
+        bytes[round] = -1, cpu[round] = -1;
+    probe_failure = PROXY_OK;
+    if (setjmp(probe_failed) == 0) {
+        grundy_memo_clear(); /* starts the process: its size before any solving */
+        bytes[0] = proxy_student_resident_bytes();
+        cpu[0] = proxy_student_cpu_seconds();
+        for (int round = 1; round <= MEMO_ROUNDS; round++) {
+            long long b;
+            double c;
+            if (round >= 3)
+                grundy_memo_clear();
+            memo_round(positions, count, &b, &c);
+            bytes[round] = b, cpu[round] = c;
+        }
+    }
+    proxy_shutdown();
+    enum { LAST = MEMO_ROUNDS };
+    bool measured = probe_failure == PROXY_OK && bytes[0] >= 0 && bytes[LAST] >= 0 && cpu[LAST] >= 0;
+    printf("{\"outcome\": \"%s\", \"positions\": %d, \"refills\": %d, \"start_bytes\": %lld, "
+           "\"first_bytes\": %lld, \"repeat_bytes\": %lld, \"again_bytes\": %lld, "
+           "\"settling_bytes\": %lld, \"settled_bytes\": %lld, \"first_cpu\": %.6f, "
+           "\"repeat_cpu\": %.6f, \"again_cpu\": %.6f, \"message\": ",
+           probe_failure != PROXY_OK ? probe_outcome_name(probe_failure) : measured ? "measured" : "unmeasured",
+           count, MEMO_REFILLS, bytes[0], bytes[1], bytes[2], bytes[3], bytes[LAST - 2], bytes[LAST],
+           cpu[1] - cpu[0], cpu[2] - cpu[1], cpu[3] - cpu[2]);
+    probe_print_json_string(probe_failure_message);
+    printf("}\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 3 && strcmp(argv[2], "memo") == 0) {
+        setenv("GRADER_SERVER", argv[1], 1);
+        if (memo_workload(argc - 3, argv + 3) == 0)
+            return 0;
+        fprintf(stderr, "usage: %s SERVER memo POSITION... (1 to %d positions, heaps as 20,23)\n",
+                argv[0], MEMO_MOST_POSITIONS);
+        return 2;
+    }
     void (*api_round)(const drawn_position *d) = NULL;
     for (size_t i = 0; argc == 4 && api_workloads[i].name != NULL; i++)
         if (strcmp(argv[2], api_workloads[i].name) == 0)
@@ -126,9 +223,9 @@ int main(int argc, char **argv)
                 position_round(drawn);
             done = round + 1;
             if (done == WARM_ROUNDS)
-                warm = proxy_student_data_bytes();
+                warm = proxy_student_resident_bytes();
         }
-        final = proxy_student_data_bytes();
+        final = proxy_student_resident_bytes();
     }
     proxy_shutdown();
     const char *outcome = probe_failure != PROXY_OK ? probe_outcome_name(probe_failure)

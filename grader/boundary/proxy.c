@@ -327,17 +327,28 @@ double proxy_student_cpu_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-long long proxy_student_data_bytes(void)
+long long proxy_student_resident_bytes(void)
 {
     char path[64];
-    snprintf(path, sizeof path, "/proc/%d/statm", (int)student.pid);
-    FILE *statm = started && !dead ? fopen(path, "r") : NULL;
-    if (statm == NULL)
+    snprintf(path, sizeof path, "/proc/%d/status", (int)student.pid);
+    FILE *status = started && !dead ? fopen(path, "r") : NULL;
+    if (status == NULL)
         return -1;
-    unsigned long size, resident, shared, text, lib, data;
-    int fields = fscanf(statm, "%lu %lu %lu %lu %lu %lu", &size, &resident, &shared, &text, &lib, &data);
-    fclose(statm);
-    return fields == 6 ? (long long)data * sysconf(_SC_PAGESIZE) : -1;
+    /* VmRSS, not VmSize or VmData: those count what is mapped, and a static
+     * array is mapped whole at exec whether or not it is ever used; VmRSS
+     * counts the pages the process wrote or read, wherever they are (heap,
+     * .bss, mmap). Plus VmSwap: madvise(MADV_PAGEOUT) may push pages out
+     * to swap, where they are still the process's, just not resident. */
+    long long rss = -1, swap = 0, kib;
+    char line[256];
+    while (fgets(line, sizeof line, status) != NULL) {
+        if (sscanf(line, "VmRSS: %lld kB", &kib) == 1)
+            rss = kib;
+        else if (sscanf(line, "VmSwap: %lld kB", &kib) == 1)
+            swap = kib;
+    }
+    fclose(status);
+    return rss < 0 ? -1 : (rss + swap) * 1024;
 }
 
 void proxy_set_cpu_budget(double seconds)

@@ -50,15 +50,21 @@ void proxy_note_figure(const char *figure);
 
 /* The timing probe's controls: a CPU budget for the student process (0 for
  * none) checked while a call runs, and the student process's CPU time so
- * far, read from the kernel. */
+ * far, read from the kernel: all of it since the process started (its
+ * constructors, every call, every thread), so a probe that wants all of a
+ * question's cost starts a fresh process for it and reads this after the
+ * answer, and a budget is a total since the start, not a delta. */
 void proxy_set_cpu_budget(double seconds);
 double proxy_student_cpu_seconds(void);
 
-/* The student process's data segment (heap included) in bytes, read from
- * the kernel (/proc/PID/statm), or -1 before it starts or after it died:
- * what the growth probe compares, as no code in the process can shrink it
- * without really giving memory back. */
-long long proxy_student_data_bytes(void);
+/* The student process's resident memory in bytes (the pages it has
+ * touched: heap, static arrays, mappings alike, and any of them it pushed
+ * out to swap), read from the kernel (/proc/PID/status: VmRSS + VmSwap),
+ * or -1 before it starts or after it died: what the
+ * growth and memo probes compare, as no code in the process can shrink it
+ * without really giving memory back, nor hide a block in a static array
+ * (its pages become resident when they are written). */
+long long proxy_student_resident_bytes(void);
 
 /* Ends the student process (asking it to exit first, so gcov and valgrind
  * write their data); also run at exit. */

@@ -8,19 +8,29 @@
  *        timing_probe --classify HEAP...
  *        timing_probe --calibrate RUNS HEAP...
  *
- * Starts SERVER as a student process, builds the position from an empty
- * memo, and asks grundy_is_p_position, then grundy_is_n_position. Prints
- * one line of JSON on stdout (the student process's printing goes to
- * stderr, never here):
+ * Starts SERVER as a fresh student process for this one position, clears
+ * the memo, builds the position, and asks grundy_is_p_position, then
+ * grundy_is_n_position. The time it is judged by is ALL the CPU time the
+ * student process used, read from the kernel after the second answer:
+ * from its start (its constructors), through the clear and the build (a
+ * grundy_add_heap that solves the position into the memo pays for it
+ * here) to both answers. A student process runs only while a call is in
+ * progress (its server loop waits on its pipe between calls, and it
+ * cannot start a thread or a process), so this is every CPU second it
+ * spent on the question, and nothing it did can be left out. Prints one
+ * line of JSON on stdout (the student process's printing goes to stderr,
+ * never here):
  *   {"outcome": "answered" | "over budget" | "crashed" | "timed out" |
  *               "malformed" | "not started",
- *    "cpu": CPU seconds of the P question, "expected_p": the oracle's answer,
+ *    "cpu": CPU seconds of the student process, start to both answers,
+ *    "expected_p": the oracle's answer,
  *    "answer_p": ..., "answer_n": ..., "correct": both answers right,
  *    "expansions": the student process's own count of grundy_get_moves
  *                  calls during the P question (a figure it could forge:
  *                  reported, never a verdict), "message": "..."}
  * With BUDGET_SECONDS > 0 the student process is stopped once its CPU time
- * passes the budget. --classify prints P or N, from the oracle.
+ * since its start passes the budget, whichever call it is in (the build
+ * included). --classify prints P or N, from the oracle.
  * --calibrate prints the yardstick of the budget: the CPU seconds the
  * calibration solver (tests/public/support/calibration_solver.c, the same
  * yardstick as the students' own timing tests) takes on the position, in
@@ -80,22 +90,23 @@ int main(int argc, char **argv)
     volatile bool answer_p = false, answer_n = false;
     volatile unsigned long long counted = 0;
     probe_failure = PROXY_OK;
+    /* Set before the first call: the budget is the process's whole CPU
+     * time, and it holds in every call, the build's as well. */
+    proxy_set_cpu_budget(budget > 0 ? budget : 0);
     if (setjmp(probe_failed) == 0) {
         grundy_memo_clear();
         grundy_position *p = grundy_new(0);
         for (size_t i = 0; i < n; i++)
             grundy_add_heap(p, heaps[i]);
         expansions_reset();
-        double before = proxy_student_cpu_seconds();
-        proxy_set_cpu_budget(budget > 0 ? before + budget : 0);
         answer_p = grundy_is_p_position(p);
-        cpu = proxy_student_cpu_seconds() - before;
-        counted = expansions(); /* of the P question, the one timed */
+        counted = expansions(); /* of the P question (a figure, not a verdict) */
         answer_n = grundy_is_n_position(p);
+        cpu = proxy_student_cpu_seconds();
         proxy_set_cpu_budget(0);
     }
     if (probe_failure != PROXY_OK && cpu < 0)
-        cpu = budget; /* stopped during the P question: at least its budget */
+        cpu = budget; /* stopped before both answers: at least its budget */
     proxy_shutdown();
     bool correct = probe_failure == PROXY_OK && answer_p == expected_p && answer_n == !expected_p;
     printf("{\"outcome\": \"%s\", \"cpu\": %.6f, \"expected_p\": %s, \"answer_p\": %s, "

@@ -84,15 +84,20 @@ CGROUP_MEMORY_BYTES = 3 << 30
 CGROUP_PIDS = 512
 
 # Points that rest on a figure only the student process can report count
-# only when a check made from outside passes too: test figure -> the
-# check (a test id, "timing::*" meaning every timing check of the task).
+# only when the checks made from outside pass too: test figure -> the
+# checks (test ids; "timing::*" meaning every timing check of the task).
 # "valgrind" is the figure of a memory::taskN test: valgrind runs inside
-# the student process, where code can silence it (growth.py).
+# the student process, where code can silence it (growth.py). A memo size
+# or an expansion count needs both the task's timing checks ("{outside}":
+# fast and right on every timed position) and its memo check ("{memo}",
+# memo::taskN: the kernel sees a memo of positions that a clear empties),
+# since a fast solver with no memo at all (nim-values XORed) can report
+# any memo size it likes.
 GATES = {
-    "expansions": "{outside}",
-    "memo_size": "{outside}",
-    "live_allocations": "memory::task{task}",
-    "valgrind": "growth::task{task}",
+    "expansions": ("{outside}", "{memo}"),
+    "memo_size": ("{outside}", "{memo}"),
+    "live_allocations": ("memory::task{task}",),
+    "valgrind": ("growth::task{task}",),
 }
 
 
@@ -100,17 +105,36 @@ def gate_patterns(figure, task):
     """The tests that must pass (and earn their own points) for a test of
     `task` that read `figure` to earn its points: "{outside}" is the task's
     tests whose verdict is made outside the student process (lab.ini,
-    `outside`: Task 2's timing checks, Task 7's budget and stack checks)."""
-    gate = GATES.get(figure)
-    if gate is None:
-        return []
-    if gate == "{outside}":
-        return list(LAB.task(task).outside) or ["(no outside check)"]
-    return [gate.format(task=task)]
+    `outside`: Task 2's timing checks, Task 7's budget and stack checks);
+    "{memo}" is the task's memo check when lab.ini's [memo] names the task
+    (none otherwise)."""
+    patterns = []
+    for gate in GATES.get(figure, ()):
+        if gate == "{outside}":
+            patterns += list(LAB.task(task).outside) or ["(no outside check)"]
+        elif gate == "{memo}":
+            patterns += [f"memo::task{task}"] if LAB.memo is not None and LAB.memo.task == task else []
+        else:
+            patterns.append(gate.format(task=task))
+    return patterns
 
-# The growth probe (growth.py): the data segment of a student process may
-# grow at most this much between the warm-up and the end of its workload
-# (honest code: 0; a leak of one array per freed position: megabytes).
+
+# The memo check (growth.py, lab.ini [memo]): on the positions it solves,
+# the repeat without a clear may cost at most MEMO_REPEAT_CPU_AT_MOST of the
+# first round's CPU time (the model solution: under 1%), the round after a
+# clear at least MEMO_AGAIN_CPU_AT_LEAST of it (about 100%), and a cleared
+# memo filled again, once the allocator has settled, may grow resident
+# memory by at most MEMO_REGROWTH_AT_MOST of what the first round grew (the
+# model solution: 0; a clear that leaks: 100%).
+MEMO_REPEAT_CPU_AT_MOST = 0.25
+MEMO_AGAIN_CPU_AT_LEAST = 0.25
+MEMO_REGROWTH_AT_MOST = 0.25
+MEMO_WALL_SECONDS = 60
+
+# The growth probe (growth.py): the resident memory of a student process
+# may grow at most this much between the warm-up and the end of its
+# workload (honest code: 0 to 20 KiB, a few stack and heap pages first
+# touched late; a leak of one array per freed position: megabytes).
 GROWTH_LIMIT_BYTES = 128 << 10
 GROWTH_WALL_SECONDS = 60
 

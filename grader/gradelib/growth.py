@@ -6,16 +6,38 @@ silence it (client requests that call a leaked block freed, or turn error
 reports off), and the live-block counts the suites read are kept there
 too. So a memory test earns its points only when this check passes as well
 (config.GATES): the trusted growth probe (grader/boundary/growth_probe.c)
-repeats a workload hundreds of times in one student process and reads the
-size of its data segment from the kernel after a warm-up and at the end.
-Freed memory is reused, so honest code stays flat; a leak grows with every
-round, whatever the process says about itself.
+repeats a workload hundreds of times in one student process and reads its
+resident memory from the kernel after a warm-up and at the end. Freed
+memory is reused, so honest code stays flat; a leak grows with every
+round, whatever the process says about itself, and wherever it keeps the
+blocks: resident pages, not the virtual or data size, so blocks taken from
+a static array (mapped whole at the start, hence no growth of the data
+size) count as soon as they are written.
 
 growth::taskN runs its task's workload (lab.ini: position for Task 0,
 solver for Tasks 1-2, which share it, and one generated from the task's
 functions for the others) on the task's program. They carry no points of
 their own.
+
+memo::taskN (memo_check; lab.ini [memo]) is the outside check behind the
+tests that read a memo size or an expansion count (config.GATES, "{memo}"):
+is there a memo of positions, and does grundy_memo_clear empty it? The
+growth probe's memo workload solves a few single heaps drawn from the seed
+in a fresh student process from an empty memo, again without a clear, and
+twice more after a clear, and reads resident memory and CPU time from the
+kernel after each round. It passes when the memory grew with the positions
+solved (at least [memo] min_growth_kib), the repeat cost little next to the
+first round (answered from the memo), the round after a clear cost about
+as much as the first (the clear emptied it), and, once the allocator has
+settled, a cleared memo filled again did not grow again (its memory was
+given back and reused). It runs only when the task's timing checks all
+passed: the tests it vouches for need those too, and a solver too slow for
+them would spend the check's time limits for nothing. A solver
+with no memo of positions (nim-values XORed, however fast) does not grow,
+whatever its grundy_memo_size says. 0 points of its own.
 """
+
+import random
 
 from . import build, config, probes, sandbox
 from .results import TestResult
@@ -71,3 +93,72 @@ def _test_result(test_id, task, workload, verdict):
                           kind="memory", flags=["leak"])
     return TestResult(test_id, task, "passed", f"memory flat over {rounds} rounds of {what} "
                       f"(grew {growth} bytes)", kind="memory")
+
+
+# ---- the memo check ---------------------------------------------------------------------
+
+def memo_positions(seed):
+    """The heaps the memo check solves, the same for the same seed."""
+    spec = config.LAB.memo
+    rng = random.Random(f"memo:{seed}")
+    return sorted(rng.sample(range(spec.low, spec.high + 1), spec.positions))
+
+
+def memo_check(mode, scratch, program, seed, log, timing_tests=()):
+    """[memo::taskN] for lab.ini's [memo] task, or [] when the lab has none;
+    timing_tests: the timing checks' results (the check runs only when all
+    of the task's passed and earn their points)."""
+    spec = config.LAB.memo
+    if spec is None or spec.task not in config.TASKS:
+        return []
+    test_id = f"memo::task{spec.task}"
+    timed = [t for t in timing_tests if t.task == spec.task]
+    if timed and not all(t.passed and not t.withheld for t in timed):
+        return [TestResult(test_id, spec.task, "not_run", "not run: the timing checks did not all pass, "
+                           "and the tests this check vouches for need them too", kind="memory")]
+    if program is None:
+        return [TestResult(test_id, spec.task, "not_run", "not run: this task's code did not build "
+                           "or link", kind="memory")]
+    heaps = memo_positions(seed)
+    verdict, _ = probes.run(mode, scratch, [build.growth_probe(scratch), program, "memo", *map(str, heaps)],
+                            "memo", sandbox.Limits(cpu_seconds=config.MEMO_WALL_SECONDS,
+                                                   wall_seconds=config.MEMO_WALL_SECONDS),
+                            {"outcome": "probe failed", "message": "the memo probe failed"})
+    log(f"memo {heaps}: {verdict}")
+    return [memo_result(test_id, spec, heaps, verdict)]
+
+
+def memo_result(test_id, spec, heaps, verdict):
+    """The memo check's verdict from the probe's figures (all the kernel's)."""
+    what = " and ".join(", ".join(f"{{{h}}}" for h in heaps).rsplit(", ", 1))
+    if verdict.get("outcome") != "measured":
+        return TestResult(test_id, spec.task, "failed", f"the memo check could not run to the end "
+                          f"({verdict.get('message') or verdict.get('outcome')}), so it cannot say "
+                          "your solver has a memo", kind="memory")
+    grew = verdict["first_bytes"] - verdict["start_bytes"]
+    regrew = verdict["settled_bytes"] - verdict["settling_bytes"]
+    first, repeat, again = verdict["first_cpu"], verdict["repeat_cpu"], verdict["again_cpu"]
+    figures = (f"memory grew {grew // 1024} KiB solving {what} from an empty memo; CPU {first:.4f} s, "
+               f"{repeat:.4f} s asked again, {again:.4f} s after grundy_memo_clear")
+    problems = []
+    if grew < spec.min_growth_bytes:
+        problems.append(f"your program's memory grew by {grew // 1024} KiB while it solved {what} from "
+                        f"an empty memo (a memo of the thousands of positions they reach takes at "
+                        f"least {spec.min_growth_bytes // 1024} KiB): is every position it answers "
+                        "stored in the memo?")
+    if repeat > config.MEMO_REPEAT_CPU_AT_MOST * first:
+        problems.append(f"asking the same questions again without a clear cost {repeat:.4f} s of CPU, "
+                        f"against {first:.4f} s the first time: answers should come from the memo")
+    if again < config.MEMO_AGAIN_CPU_AT_LEAST * first:
+        problems.append(f"after grundy_memo_clear the same questions cost only {again:.4f} s of CPU "
+                        f"(the first time: {first:.4f} s): the clear did not empty the memo")
+    if grew > 0 and regrew > config.MEMO_REGROWTH_AT_MOST * grew:
+        problems.append(f"each clear and refill of the memo grew your program's memory again (by "
+                        f"{regrew // 1024} KiB): grundy_memo_clear must free the memo's positions, "
+                        "not only forget them")
+    if problems:
+        return TestResult(test_id, spec.task, "failed", "\n".join(problems) + f"\n({figures}; handout: "
+                          f"handouts/grundy-lab.html#{config.LAB.task(spec.task).anchor})", kind="memory",
+                          flags=["leak"] if grew > 0 and regrew > config.MEMO_REGROWTH_AT_MOST * grew
+                          else [])
+    return TestResult(test_id, spec.task, "passed", figures, kind="memory")

@@ -95,6 +95,15 @@ class Challenge:
 
 
 @dataclass(frozen=True)
+class MemoCheck:
+    task: int                 # the task whose memo it judges (memo::taskN)
+    positions: int            # how many single heaps it solves, drawn from the seed
+    low: int                  # ... between low and high (distinct heights)
+    high: int
+    min_growth_bytes: int     # the least a memo of those positions grows resident memory
+
+
+@dataclass(frozen=True)
 class Lab:
     name: str
     handout: str
@@ -112,6 +121,7 @@ class Lab:
     variant: str = ""         # "" for tests/staff/lab.ini, else the other file's name
     challenge: Challenge | None = None   # the leaderboard's challenge, if the lab has one
     limits: dict = field(default_factory=dict)   # [limits]: name -> number (LIMITS)
+    memo: MemoCheck | None = None        # the memo check (growth.py), if the lab has one
 
     @property
     def build_suffix(self):
@@ -201,6 +211,21 @@ def _shape(line, where):
     return Shape(fields[0], _int(fields[1], where), low, high, None if fields[3] == "any" else fields[3])
 
 
+def _memo(parser, path, task_numbers):
+    section, where = parser["memo"], f"{path} [memo]"
+    task = _int(section.get("task", ""), where)
+    if task not in task_numbers:
+        _fail(where, f"task {task} has no [task{task}] section")
+    heaps = section.get("heaps", "")
+    if "-" not in heaps:
+        _fail(where, f"heaps '{heaps}': expected LOW-HIGH")
+    low, high = (_int(x, where) for x in heaps.split("-", 1))
+    positions = _int(section.get("positions", ""), where)
+    if not 1 <= positions <= high - low + 1 or low < 3:
+        _fail(where, f"cannot draw {positions} distinct heaps of at least 3 from {low}-{high}")
+    return MemoCheck(task, positions, low, high, 1024 * _int(section.get("min_growth_kib", ""), where))
+
+
 def load(path=PATH):
     parser = configparser.ConfigParser(interpolation=None, inline_comment_prefixes=None)
     parser.optionxform = str      # function names keep their case
@@ -253,7 +278,9 @@ def load(path=PATH):
             _fail(where, f"ratio '{section.get('ratio')}' is not a number")
         challenge = Challenge(challenge_ratio, _int(section.get("yardstick_heap", ""), where),
                               _int(section.get("first", ""), where), _int(section.get("last", ""), where))
+    memo = _memo(parser, path, numbers) if "memo" in parser else None
     return Lab(name=lab.get("name", "lab"), handout=lab.get("handout", ""),
+               memo=memo,
                variant="" if os.path.realpath(path) == os.path.realpath(DEFAULT_PATH) else name,
                challenge=challenge,
                all_functions=functions,

@@ -5,6 +5,7 @@
     suites    -> [TestResult]                 prebuilt runners x student programs
     timing    -> (entries, [TestResult])      trusted probe, CPU from the kernel
     challenge -> {largest heap...} or None    the leaderboard's figure, no points
+    memo      -> [TestResult]                 memo::taskN: a memo seen by the kernel
     memory    -> (findings, [TestResult])     valgrind around the student process
     growth    -> [TestResult]                 memory measured by the kernel, outside
     coverage  -> {line_percent, ...} or None  (beside growth: neither is timed)
@@ -270,6 +271,24 @@ def challenge_phase(ctx, builds):
     return challenge.measure(ctx.mode, ctx.scratch, student, ctx.log)
 
 
+def _memo_not_run(why):
+    spec = config.LAB.memo
+    if spec is None or spec.task not in config.TASKS:
+        return []
+    return [TestResult(f"memo::task{spec.task}", spec.task, "failed", "the memo check could not run: " + why,
+                       kind="memo", flags=_error_flags(why))]
+
+
+def memo_phase(ctx, builds, timing_results):
+    """The memo check (growth.memo_check), timed like the timing checks: it
+    compares CPU times, so it runs alone."""
+    spec = config.LAB.memo
+    if spec is None or spec.task not in config.TASKS:
+        return []
+    student, _ = student_program(ctx, builds, spec.task, ctx.trusted_for[spec.task])
+    return growth.memo_check(ctx.mode, ctx.scratch, student, ctx.seed, ctx.log, timing_results)
+
+
 # ---- memory --------------------------------------------------------------------------
 
 def memory_phase(ctx, builds, suite_results):
@@ -469,7 +488,9 @@ def _refuse_a_bad_rubric(rubric_path, all_tests):
     rubric.assign(rubric_path, all_tests + [f"build::{f}" for f in config.SUBMISSION_FILES]
                   + [f"memory::task{t}" for t in config.TASKS]
                   + [f"growth::task{t}" for t in config.TASKS]
-                  + ["timing::" + name for name in config.TIMED_SHAPES], **config.RUBRIC_TERM)
+                  + ["timing::" + name for name in config.TIMED_SHAPES]
+                  + ([f"memo::task{config.LAB.memo.task}"] if config.LAB.memo is not None
+                     and config.LAB.memo.task in config.TASKS else []), **config.RUBRIC_TERM)
 
 
 def run_phases(ctx, all_tests):
@@ -487,6 +508,7 @@ def run_phases(ctx, all_tests):
                                                              kind="timing", flags=_error_flags(why))
                                                   for name in config.TIMED_SHAPES]), builds)
     challenge_result = ctx.guarded("challenge", challenge_phase, lambda why: None, builds)
+    memo_results = ctx.guarded("memo", memo_phase, _memo_not_run, builds, timing_results)
     passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
     # Coverage runs beside the memory check and the growth probe: none of
     # the three is timed (their limits are generous time-outs, not
@@ -506,8 +528,8 @@ def run_phases(ctx, all_tests):
                                                              "could not run: " + why),
             builds, memory_results)
         cov = cov_done.result()
-    tests = (results_of_build_tests(builds) + suite_results + timing_results + memory_results
-             + growth_results)
+    tests = (results_of_build_tests(builds) + suite_results + timing_results + memo_results
+             + memory_results + growth_results)
     return builds, tests, {"timing": timing_entries, "challenge": challenge_result,
                            "memory": memory, "coverage": cov}
 

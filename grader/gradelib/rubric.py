@@ -58,14 +58,14 @@ def _shares(points, count):
 
 def task_of_pattern(pattern, file_tasks=None):
     """The task a rubric line gives points to, from its pattern (taskN::*,
-    taskN_hidden::*, memory::taskN, growth::taskN; build::FILE through
+    taskN_hidden::*, memory::taskN, growth::taskN, memo::taskN; build::FILE through
     file_tasks {file: task}), or None when the pattern names none
     (timing::*, which belongs to the timed task)."""
     suite, _, name = pattern.partition("::")
     match = re.fullmatch(r"task(\d+)(_hidden)?", suite)
     if match:
         return int(match.group(1))
-    if suite in ("memory", "growth") and re.fullmatch(r"task\d+", name):
+    if suite in ("memory", "growth", "memo") and re.fullmatch(r"task\d+", name):
         return int(name[4:])
     if suite == "build":
         return (file_tasks or {}).get(name)

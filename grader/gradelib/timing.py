@@ -5,15 +5,22 @@ Run serially, after the suites, so nothing else of the grader's competes
 for the CPU. The yardstick is the students' own (tests/staff/lab.ini,
 [timing]): the calibration solver, timed by the trusted timing probe in its
 own process (--calibrate: the fastest of config.CALIBRATION_RUNS runs). The
-probe then starts a student program, solves the position from an empty
-memo, and reads the student process's CPU time from the kernel; the
-student process cannot fork or hand work to another process (its seccomp
-filter), so that time is all the work it did. Its budget is
+probe then starts a fresh student process for the one position, clears the
+memo, builds the position, asks both questions, and reads the student
+process's whole CPU time from the kernel after the answers: from the
+process's start, so building the position (a grundy_add_heap that solves it
+into the memo), constructors and helper calls all count; the student
+process runs only inside calls and cannot fork or start a thread (its
+seccomp filter), so that time is all the work it did. Its budget is
 config.TIMING_BUDGET_RATIO times the calibration; a second run is made only
-when the first came close to the budget. A timing check passes only when
-the solver answered within budget and both of its answers (P and N
-questions) were right: a constant answer fails half the positions, as the
-positions mix P and N.
+when the first came close to the budget.
+
+A timing check passes only when its position was answered within budget
+and both answers (P and N questions) were right, and the timing checks earn
+points only when EVERY timed position was answered right within budget
+(all_right): the positions mix P and N, so a constant answer, or one that
+answers what it guesses and stalls elsewhere, fails one of them and earns
+no timing point at all.
 
 The positions (config.TIMED_SHAPES) are drawn from the seed, so they
 cannot be looked up in advance; the oracle (the probe's --classify) picks
@@ -110,7 +117,21 @@ def check(mode, scratch, student_program, seed, log):
             f"submission {entry['student_cpu']} s -> {entry['outcome']}")
         entries.append(entry)
         tests.append(_test_result(entry))
+    all_right(entries, tests)
     return entries, tests
+
+
+def all_right(entries, tests):
+    """Withholds the points of every passed timing check unless every timed
+    position passed: a solver that answers some positions right by luck (a
+    constant answer is right on every P-position) is not fast and right."""
+    failed = [e["name"] for e in entries if not e["passed"]]
+    if not failed:
+        return
+    for t in tests:
+        if t.passed:
+            t.withheld = (f"the timing points go only to a solver that answers every timed position "
+                          f"right within its budget, and {', '.join(failed)} did not")
 
 
 def _verdict(run, budget, calibration_cpu):

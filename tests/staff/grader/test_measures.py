@@ -1,0 +1,117 @@
+"""Unit tests of the verdicts made from what the kernel measures (issue 22):
+the memo check (growth.memo_result), the all-right rule of the timing
+checks (timing.all_right) and the gates of the memo figures
+(config.gate_patterns). The probes' figures below are the shapes the
+probes print; the reference's are ones measured on the model solution, the
+others are what each attack makes them."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "..", "grader"))
+
+from gradelib import config, growth, timing  # noqa: E402
+from gradelib.pipeline import withheld_gates  # noqa: E402
+from gradelib.results import TestResult  # noqa: E402
+
+SPEC = config.LAB.memo
+MIB = 1 << 20
+
+# growth_probe's memo workload on the model solution, {38}, {43}, {45}.
+REFERENCE = {"outcome": "measured", "positions": 3, "refills": 4, "start_bytes": 708608,
+             "first_bytes": 4255744, "repeat_bytes": 4255744, "again_bytes": 6066176,
+             "settling_bytes": 6172672, "settled_bytes": 6176768, "first_cpu": 0.053,
+             "repeat_cpu": 0.00005, "again_cpu": 0.058, "message": ""}
+
+
+def memo(**changes):
+    return growth.memo_result("memo::task2", SPEC, [38, 43, 45], dict(REFERENCE, **changes))
+
+
+class MemoCheck(unittest.TestCase):
+    def test_lab_defines_it_for_task_2(self):
+        self.assertIsNotNone(SPEC)
+        self.assertEqual(SPEC.task, 2)
+        self.assertGreater(SPEC.min_growth_bytes, 0)
+
+    def test_the_model_solution_passes(self):
+        self.assertEqual(memo().status, "passed")
+
+    def test_no_memo_of_positions_fails_whatever_it_reports(self):
+        # nim-values XORed: nothing grows, every round costs the same.
+        flat = {k: REFERENCE["start_bytes"] for k in REFERENCE if k.endswith("_bytes")}
+        result = memo(**flat, first_cpu=0.00005, repeat_cpu=0.00005, again_cpu=0.00005)
+        self.assertEqual(result.status, "failed")
+        self.assertIn("grew by 0 KiB", result.message)
+
+    def test_a_memo_that_is_never_used_fails(self):
+        self.assertEqual(memo(repeat_cpu=0.05).status, "failed")
+
+    def test_a_clear_that_does_not_clear_fails(self):
+        result = memo(again_cpu=0.00005)
+        self.assertEqual(result.status, "failed")
+        self.assertIn("did not empty the memo", result.message)
+
+    def test_a_clear_that_leaks_fails_with_the_leak_flag(self):
+        grew = REFERENCE["first_bytes"] - REFERENCE["start_bytes"]
+        result = memo(settled_bytes=REFERENCE["settling_bytes"] + 2 * grew)
+        self.assertEqual(result.status, "failed")
+        self.assertIn("leak", result.flags)
+
+    def test_the_allocator_settling_is_not_a_leak(self):
+        # The model solution grows by up to half of the first round over the
+        # first two refills (mmap threshold), then stays flat.
+        self.assertEqual(memo(settling_bytes=REFERENCE["first_bytes"] + 3 * MIB // 2,
+                              settled_bytes=REFERENCE["first_bytes"] + 3 * MIB // 2 + 64 * 1024).status,
+                         "passed")
+
+    def test_a_probe_that_did_not_finish_fails(self):
+        result = growth.memo_result("memo::task2", SPEC, [38, 43, 45],
+                                    {"outcome": "timed out", "message": "stopped"})
+        self.assertEqual(result.status, "failed")
+
+    def test_not_run_unless_every_timing_check_passed(self):
+        timed = [TestResult("timing::a", 2, "passed", kind="timing"),
+                 TestResult("timing::b", 2, "failed", kind="timing")]
+        result = growth.memo_check(None, None, "program", 1, print, timed)
+        self.assertEqual([r.status for r in result], ["not_run"])
+
+
+class TimingAllRight(unittest.TestCase):
+    def entries_and_tests(self, passed):
+        entries = [{"name": name, "passed": ok} for name, ok in passed.items()]
+        tests = [TestResult("timing::" + name, 2, "passed" if ok else "failed", kind="timing")
+                 for name, ok in passed.items()]
+        return entries, tests
+
+    def test_every_position_right_keeps_the_points(self):
+        entries, tests = self.entries_and_tests({"a": True, "b": True})
+        timing.all_right(entries, tests)
+        self.assertEqual([t.withheld for t in tests], ["", ""])
+
+    def test_one_position_wrong_withholds_the_others(self):
+        # A constant P answer: right on the P-positions, wrong on the N one.
+        entries, tests = self.entries_and_tests({"two_heaps_p": True, "two_heaps_n": False})
+        timing.all_right(entries, tests)
+        self.assertIn("two_heaps_n", tests[0].withheld)
+
+
+class Gates(unittest.TestCase):
+    def test_memo_figures_need_the_timing_and_the_memo_check(self):
+        for figure in ("memo_size", "expansions"):
+            self.assertEqual(config.gate_patterns(figure, 2), ["timing::*", "memo::task2"])
+
+    def test_other_tasks_need_no_memo_check(self):
+        self.assertNotIn("memo::task1", config.gate_patterns("expansions", 1))
+
+    def test_a_failed_memo_check_withholds_a_memo_size_test(self):
+        tests = [TestResult("task2::memo_fills_up", 2, "passed", figures=["memo_size"]),
+                 TestResult("timing::a", 2, "passed", kind="timing"),
+                 TestResult("memo::task2", 2, "failed", kind="memory")]
+        withheld_gates(tests)
+        self.assertIn("memo::task2", tests[0].withheld)
+
+
+if __name__ == "__main__":
+    unittest.main()
