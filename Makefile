@@ -245,9 +245,11 @@ $(GRADER_BUILD)/suites/%.o: tests/staff/hidden/%.c $(wildcard tests/public/suppo
 # the fuzzer's two files linked with the student side as grader/gradelib/
 # build.py links a submission (static, for the serve policy).
 # `make fuzz SEEDS=17` replays one seed, SEEDS=1-200 (the default) a range.
+# Four seeds at a time on two cores: a seed mostly waits (call limits, the
+# proxy's shutdown grace, lab_stub_reached's poll).
 FUZZ_BUILD := build/fuzz$(LAB_VARIANT)
 SEEDS ?= 1-200
-FUZZ_JOBS ?= 2
+FUZZ_JOBS ?= 4
 FUZZ_STUDENT_SIDE := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_untracked.o) \
                      $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
                      $(GRADER_BUILD)/support/alloc_tracker.o $(GRADER_BUILD)/support/expansion_counter.o
