@@ -91,6 +91,13 @@ static grundy_position *honest_copy(const grundy_position *p)
 
 /* ---- the API: the engine first, then the honest answer, maybe spoiled ---- */
 
+/* The salt of a call on a position: its size (the position is the
+ * student's own, whatever state it is in). */
+static uint64_t size_of(const grundy_position *p)
+{
+    return p != NULL ? (uint64_t)p->size : 0;
+}
+
 grundy_position *grundy_new(int heap_height)
 {
     if (FUZZ_SEED == 0 && heap_height <= -HOSTILE_ANNOUNCE_BASE) {
@@ -101,7 +108,7 @@ grundy_position *grundy_new(int heap_height)
         hostile_calls = 0;
         return honest_new(heap_height);
     }
-    hostile_answer how = hostile_turn(SHAPE_POS);
+    hostile_answer how = hostile_turn(SHAPE_POS, (uint64_t)heap_height);
     grundy_position *p = honest_new(heap_height);
     if (how == ANSWER_WRONG && p != NULL)
         honest_add(p, heap_height >= SMALLEST_LIVE_HEAP ? heap_height + 1 : 5);
@@ -111,7 +118,7 @@ grundy_position *grundy_new(int heap_height)
 
 grundy_position *grundy_copy(const grundy_position *p)
 {
-    hostile_answer how = hostile_turn(SHAPE_POS_POS);
+    hostile_answer how = hostile_turn(SHAPE_POS_POS, size_of(p));
     grundy_position *copy = honest_copy(p);
     if (how == ANSWER_WRONG && copy != NULL)
         honest_add(copy, 4);
@@ -121,7 +128,7 @@ grundy_position *grundy_copy(const grundy_position *p)
 
 void grundy_free(grundy_position *p)
 {
-    if (hostile_turn(SHAPE_NONE) == ANSWER_WRONG)
+    if (hostile_turn(SHAPE_NONE, size_of(p)) == ANSWER_WRONG)
         return; /* a leak */
     if (p == NULL)
         return;
@@ -131,7 +138,7 @@ void grundy_free(grundy_position *p)
 
 int grundy_count(const grundy_position *p, int height)
 {
-    hostile_answer how = hostile_turn(SHAPE_I32_POS);
+    hostile_answer how = hostile_turn(SHAPE_I32_POS, (uint64_t)height);
     size_t i = lower_bound(p, height);
     int count = i < p->size && p->entries[i].height == height ? p->entries[i].count : 0;
     return how == ANSWER_WRONG ? count + 1 : count;
@@ -139,7 +146,7 @@ int grundy_count(const grundy_position *p, int height)
 
 void grundy_add_heap(grundy_position *p, int height)
 {
-    hostile_answer how = hostile_turn(SHAPE_POS);
+    hostile_answer how = hostile_turn(SHAPE_POS, (uint64_t)height);
     if (how == ANSWER_WRONG)
         honest_add(p, height >= SMALLEST_LIVE_HEAP ? height + 1 : SMALLEST_LIVE_HEAP);
     else
@@ -149,7 +156,7 @@ void grundy_add_heap(grundy_position *p, int height)
 
 void grundy_remove_heap(grundy_position *p, int height)
 {
-    hostile_answer how = hostile_turn(SHAPE_POS);
+    hostile_answer how = hostile_turn(SHAPE_POS, (uint64_t)height);
     if (how != ANSWER_WRONG)
         honest_remove(p, height);
     hostile_spoil(p, how);
@@ -157,7 +164,7 @@ void grundy_remove_heap(grundy_position *p, int height)
 
 bool grundy_equals(const grundy_position *a, const grundy_position *b)
 {
-    hostile_answer how = hostile_turn(SHAPE_U64_POS_POS);
+    hostile_answer how = hostile_turn(SHAPE_U64_POS_POS, size_of(a) * 31 + size_of(b));
     bool same = a->size == b->size;
     for (size_t i = 0; same && i < a->size; i++)
         same = a->entries[i].height == b->entries[i].height && a->entries[i].count == b->entries[i].count;
@@ -166,7 +173,7 @@ bool grundy_equals(const grundy_position *a, const grundy_position *b)
 
 uint64_t grundy_hash(const grundy_position *p)
 {
-    hostile_answer how = hostile_turn(SHAPE_U64_POS);
+    hostile_answer how = hostile_turn(SHAPE_U64_POS, size_of(p));
     uint64_t hash = 0x9e3779b97f4a7c15u;
     for (size_t i = 0; i < p->size; i++)
         hash = hostile_mix(hash ^ ((uint64_t)(uint32_t)p->entries[i].height << 32) ^
@@ -176,7 +183,7 @@ uint64_t grundy_hash(const grundy_position *p)
 
 position_list *grundy_get_moves(const grundy_position *p)
 {
-    hostile_answer how = hostile_turn(SHAPE_MOVES_POS);
+    hostile_answer how = hostile_turn(SHAPE_MOVES_POS, size_of(p));
     position_list *moves = position_list_new();
     if (moves == NULL)
         return NULL;

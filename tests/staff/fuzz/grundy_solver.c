@@ -131,7 +131,7 @@ static void choose_seed(const grundy_position *p)
 bool grundy_is_terminal(const grundy_position *p)
 {
     choose_seed(p);
-    hostile_answer how = hostile_turn(SHAPE_U64_POS);
+    hostile_answer how = hostile_turn(SHAPE_U64_POS, p != NULL ? (uint64_t)p->size : 0);
     bool terminal = p->size == 0;
     hostile_spoil((grundy_position *)p, how);
     return how == ANSWER_WRONG ? !terminal : terminal;
@@ -140,7 +140,7 @@ bool grundy_is_terminal(const grundy_position *p)
 bool grundy_is_p_position(const grundy_position *p)
 {
     choose_seed(p);
-    hostile_answer how = hostile_turn(SHAPE_U64_POS);
+    hostile_answer how = hostile_turn(SHAPE_U64_POS, p != NULL ? (uint64_t)p->size : 0);
     bool is_p = solve_is_p(p->entries, p->size);
     hostile_spoil((grundy_position *)p, how);
     return how == ANSWER_WRONG ? !is_p : is_p;
@@ -149,7 +149,7 @@ bool grundy_is_p_position(const grundy_position *p)
 bool grundy_is_n_position(const grundy_position *p)
 {
     choose_seed(p);
-    hostile_answer how = hostile_turn(SHAPE_U64_POS);
+    hostile_answer how = hostile_turn(SHAPE_U64_POS, p != NULL ? (uint64_t)p->size : 0);
     bool is_n = p->size > 0 && !solve_is_p(p->entries, p->size);
     hostile_spoil((grundy_position *)p, how);
     return how == ANSWER_WRONG ? !is_n : is_n;
@@ -158,7 +158,7 @@ bool grundy_is_n_position(const grundy_position *p)
 void grundy_memo_clear(void)
 {
     choose_seed(NULL);
-    if (hostile_turn(SHAPE_NONE) == ANSWER_WRONG || memo == NULL)
+    if (hostile_turn(SHAPE_NONE, 0) == ANSWER_WRONG || memo == NULL)
         return; /* nothing cleared */
     for (size_t b = 0; b < MEMO_BUCKETS; b++)
         for (memo_entry *e = memo[b], *next; e != NULL; e = next) {
@@ -173,5 +173,5 @@ void grundy_memo_clear(void)
 size_t grundy_memo_size(void)
 {
     choose_seed(NULL);
-    return hostile_turn(SHAPE_U64) == ANSWER_WRONG ? memo_count + 3 : memo_count;
+    return hostile_turn(SHAPE_U64, 0) == ANSWER_WRONG ? memo_count + 3 : memo_count;
 }

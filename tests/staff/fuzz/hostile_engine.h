@@ -231,11 +231,13 @@ static int hostile_recurse(int depth)
 }
 
 /* One call's misbehaviour; returns what the caller must do with its answer.
- * `shape` is the reply's layout, for forged replies. */
-static hostile_answer hostile_turn(hostile_shape shape)
+ * `shape` is the reply's layout, for forged replies; `salt` is drawn from
+ * the call's arguments, so that two tests making their n-th call do not
+ * always misbehave alike (a grading starts a student process per test). */
+static hostile_answer hostile_turn(hostile_shape shape, uint64_t salt)
 {
 #ifdef FUZZ_HONEST
-    (void)shape;
+    (void)shape, (void)salt;
     return ANSWER_HONEST; /* the honest twin: what the same code earns without misbehaving */
 #endif
     if (hostile_depth > 0)
@@ -244,7 +246,8 @@ static hostile_answer hostile_turn(hostile_shape shape)
     if (seed == 0)
         return ANSWER_HONEST; /* not announced yet: nothing to replay from */
     uint32_t sequence = hostile_epoch + 1 + hostile_calls;
-    hostile_state = hostile_mix(seed * 0x100000001b3u ^ ((uint64_t)hostile_epoch << 32) ^ hostile_calls);
+    hostile_state = hostile_mix(seed * 0x100000001b3u ^ ((uint64_t)hostile_epoch << 32) ^ hostile_calls ^
+                                hostile_mix(salt));
     hostile_calls++;
     /* Most calls answer honestly, so that the driver's script reaches every
      * operation; about one in seven misbehaves. */
