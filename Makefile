@@ -257,7 +257,8 @@ FUZZ_STUDENT_SIDE := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire
 fuzz-programs: $(FUZZ_BUILD)/fuzz_driver $(FUZZ_BUILD)/hostile_student
 fuzz: fuzz-programs
 	$(FUZZ_BUILD)/fuzz_driver --server $(FUZZ_BUILD)/hostile_student --seeds $(SEEDS) --jobs $(FUZZ_JOBS)
-$(FUZZ_BUILD)/fuzz_driver: tests/staff/fuzz/fuzz_driver.c $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a $(BOUNDARY_HDR)
+$(FUZZ_BUILD)/fuzz_driver: tests/staff/fuzz/fuzz_driver.c tests/staff/fuzz/fuzz_script.c tests/staff/fuzz/fuzz_seed.h \
+                          $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a $(BOUNDARY_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) $(filter %.c %.o %.a,$^) -o $@ $(TRUSTED_LDFLAGS) -Wl,--wrap=write -lseccomp
 $(FUZZ_BUILD)/%.o: tests/staff/fuzz/%.c tests/staff/fuzz/hostile_engine.h student/grundy.h
