@@ -258,6 +258,34 @@ $(GRADER_BUILD)/suites/%.o: tests/public/suites/%.c $(wildcard tests/public/supp
 $(GRADER_BUILD)/suites/%.o: tests/staff/hidden/%.c $(wildcard tests/public/support/*.h tests/staff/hidden/*.h) $(GEN)/lab_definition.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
+# ---- the hostile-student fuzzer (tests/staff/fuzz/README.md) -----------------
+# fuzz_driver: the trusted side linked as the runners and probes link it
+# (plus a wrap that reads each request's sequence number); hostile_student:
+# the fuzzer's two files linked with the student side as grader/gradelib/
+# build.py links a submission (static, for the serve policy).
+# `make fuzz SEEDS=17` replays one seed, SEEDS=1-200 (the default) a range.
+# Four seeds at a time on two cores: a seed mostly waits (call limits, the
+# proxy's shutdown grace, lab_stub_reached's poll).
+FUZZ_BUILD := build/fuzz$(LAB_VARIANT)
+SEEDS ?= 1-200
+FUZZ_JOBS ?= 4
+FUZZ_STUDENT_SIDE := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_untracked.o) \
+                     $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
+                     $(GRADER_BUILD)/support/alloc_tracker.o $(GRADER_BUILD)/support/expansion_counter.o
+.PHONY: fuzz fuzz-programs
+fuzz-programs: $(FUZZ_BUILD)/fuzz_driver $(FUZZ_BUILD)/hostile_student
+fuzz: fuzz-programs
+	$(FUZZ_BUILD)/fuzz_driver --server $(FUZZ_BUILD)/hostile_student --seeds $(SEEDS) --jobs $(FUZZ_JOBS)
+$(FUZZ_BUILD)/fuzz_driver: tests/staff/fuzz/fuzz_driver.c tests/staff/fuzz/fuzz_script.c tests/staff/fuzz/fuzz_seed.h \
+                          $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a $(BOUNDARY_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(GRADER_CFLAGS) $(filter %.c %.o %.a,$^) -o $@ $(TRUSTED_LDFLAGS) -Wl,--wrap=write -lseccomp
+$(FUZZ_BUILD)/%.o: tests/staff/fuzz/%.c tests/staff/fuzz/hostile_engine.h student/grundy.h
+	@mkdir -p $(@D)
+	$(CC) $(LAB_CFLAGS) $(LAB_WARNINGS) -Istudent -Itests/staff/fuzz -c $< -o $@
+$(FUZZ_BUILD)/hostile_student: $(FUZZ_BUILD)/grundy_position.o $(FUZZ_BUILD)/grundy_solver.o $(FUZZ_STUDENT_SIDE)
+	$(CC) $^ -o $@ -static $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves
+
 # ---- staff targets ------------------------------------------------------------
 
 # The project's own test suite: see tests/staff/check.
