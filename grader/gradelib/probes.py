@@ -18,10 +18,18 @@ from . import sandbox
 FIELD_TYPES = {
     "outcome": str, "message": str, "stopped_by": str, "correct": bool, "agrees": bool,
     "cpu": (int, float), "growth_bytes": int, "rounds": int, "warm_rounds": int,
-    "largest": int, "expansions": int,
+    "largest": int, "expansions": int, "warm_bytes": int, "final_bytes": int,
+    # the memo workload's (growth_probe.c memo)
+    "positions": int, "refills": int, "start_bytes": int, "first_bytes": int, "repeat_bytes": int,
+    "again_bytes": int, "settling_bytes": int, "settled_bytes": int,
+    "first_cpu": (int, float), "repeat_cpu": (int, float), "again_cpu": (int, float),
 }
-# What an outcome needs to be read at all.
-REQUIRED = {"answered": ("cpu",), "measured": ("growth_bytes", "rounds", "warm_rounds")}
+# What an outcome needs to be read at all: one of these sets of fields
+# (the growth workloads', or the memo workload's).
+REQUIRED = {"answered": [("cpu",)],
+            "measured": [("growth_bytes", "rounds", "warm_rounds"),
+                         ("start_bytes", "first_bytes", "settling_bytes", "settled_bytes",
+                          "first_cpu", "repeat_cpu", "again_cpu")]}
 MESSAGE_CAP = 2000
 
 
@@ -58,9 +66,11 @@ def parse_verdict(stdout, ok=True):
             return None     # JSON true is no number
         if not isinstance(value, wanted) or (isinstance(value, float) and not math.isfinite(value)):
             return None
-    for name in REQUIRED.get(verdict.get("outcome"), ()):
-        if not isinstance(verdict.get(name), FIELD_TYPES[name]):
-            return None
+    needs = REQUIRED.get(verdict.get("outcome"))
+    if needs is not None and not any(
+            all(isinstance(verdict.get(name), FIELD_TYPES[name]) and not isinstance(verdict.get(name), bool)
+                for name in fields) for fields in needs):
+        return None
     if isinstance(verdict.get("message"), str):
         verdict["message"] = verdict["message"][:MESSAGE_CAP]
     return verdict

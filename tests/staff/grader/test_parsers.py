@@ -168,6 +168,18 @@ class ProbeVerdict(unittest.TestCase):
                        '{"outcome": 7}', None, 42):
             self.assertIsNone(probes.parse_verdict(stdout), str(stdout)[:40])
 
+    def test_the_memo_workloads_verdict(self):
+        # growth_probe's memo workload has fields of its own: read whole,
+        # or not at all.
+        memo = {"outcome": "measured", "positions": 3, "refills": 4, "start_bytes": 708608,
+                "first_bytes": 3043328, "repeat_bytes": 3043328, "again_bytes": 3813376,
+                "settling_bytes": 4206592, "settled_bytes": 4460544, "first_cpu": 0.0366,
+                "repeat_cpu": 6.5e-05, "again_cpu": 0.0336, "message": ""}
+        self.assertEqual(probes.parse_verdict(json.dumps(memo))["first_bytes"], 3043328)
+        for field, bad in (("first_cpu", "fast"), ("settled_bytes", None), ("repeat_cpu", True)):
+            with self.subTest(field=field):
+                self.assertIsNone(probes.parse_verdict(json.dumps(dict(memo, **{field: bad}))))
+
     def test_a_failed_run_has_no_verdict(self):
         self.assertIsNone(probes.parse_verdict('{"outcome": "answered", "cpu": 0.5}', ok=False))
 
