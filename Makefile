@@ -314,13 +314,18 @@ demo:
 
 # ---- course operations (see README.md, "For instructors") ----------------------
 
-.PHONY: release gradescope check-browser check-ci
+.PHONY: release gradescope check-gradescope-container check-browser check-ci
 # dist/student/: what students clone (no reference, no hidden tests, no grader).
 release: all
 	@grader/make-release dist/student
 # dist/autograder.zip: Gradescope's setup.sh and run_autograder around the grader.
 gradescope: grader-harness
 	@grader/make-gradescope dist/autograder.zip
+# dist/autograder.zip in an emulated Gradescope container (1/2 CPU, 768 MB, no
+# mounts or namespaces, read-only cgroups): setup.sh, the policy probe and seven
+# gradings; several minutes, so not a step of `make check` (README, "Gradescope").
+check-gradescope-container:
+	@tests/staff/ops/check-gradescope-container
 # The class report in a real headless browser: it renders, charts show, links resolve.
 check-browser:
 	@tests/staff/ops/check-browser
