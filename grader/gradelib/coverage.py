@@ -100,6 +100,16 @@ def _over_the_cap(cov):
     return ""
 
 
+def gcovr_program():
+    """gcovr's absolute path, wherever it was installed: the sandbox runs
+    tools with PATH=/usr/bin:/bin, but setup.sh's pip install (Ubuntu
+    22.04's gcovr is older than the grader wants) puts it in
+    /usr/local/bin, where a bare "gcovr" was not found and coverage was
+    silently lost on Gradescope."""
+    search = os.pathsep.join([os.environ.get("PATH", ""), "/usr/local/bin", "/usr/bin", "/bin"])
+    return shutil.which("gcovr", path=search)
+
+
 def report(mode, scratch, cov, html_dir, log):
     """gcovr's report of the counters in cov, into html_dir: (summary, None),
     or (None, the reason it could not run)."""
@@ -118,7 +128,10 @@ def report(mode, scratch, cov, html_dir, log):
     # directory, which must then be writable: the copy, which root never
     # reads again, gets the sources (root's own copies) beside the counters.
     shutil.copytree(os.path.join(scratch, "src"), os.path.join(data_dir, "src"))
-    argv = ["gcovr", data_dir, "--root", data_dir, "--object-directory", data_dir,
+    gcovr = gcovr_program()
+    if gcovr is None:
+        return None, "gcovr is not installed (make deps; on Gradescope, setup.sh)"
+    argv = [gcovr, data_dir, "--root", data_dir, "--object-directory", data_dir,
             "--filter", os.path.join(data_dir, "src") + "/",
             "--json", os.path.join(report_dir, "coverage.json")]
     result = sandbox.run(mode, argv, cwd=report_dir, readable=[scratch], writable=[data_dir, report_dir],
