@@ -120,23 +120,27 @@ LAB_TEST(task2, clear_empties_the_memo)
 {
     int heap = sized(18);
     (void)cold_expansions(heap, true);
-    size_t held = alloc_live_blocks();
     lab_memo_clear();
-    size_t freed = held - alloc_live_blocks();
     lab_trace("grundy_memo_size(), right after grundy_memo_clear()");
     size_t size = grundy_memo_size();
-    /* A size left over after a clear that freed blocks is read from the
-     * freed table: the pointer was kept. */
-    LAB_EXPECT(size == 0 || freed == 0, SECTION_MEMO,
-               "grundy_memo_size() is %zu right after grundy_memo_clear(); expected 0. The clear "
-               "freed %zu block(s), yet grundy_memo_size() still finds a table: it reads the freed "
-               "one. After memo_table_free(memo), set memo = NULL",
-               size, freed);
-    LAB_EXPECT(size == 0, SECTION_MEMO,
-               "grundy_memo_size() is %zu right after grundy_memo_clear(); expected 0. The clear "
-               "freed no block: it must free the table (memo_table_free(memo); memo = NULL;), and "
-               "grundy_memo_size() is 0 when there is no table",
-               size);
+    if (size != 0) {
+        /* Which clear is it? Counted only once the test fails, as the
+         * grader gives a test that reads the live blocks its points only
+         * when its own memory check passes. A clear that freed the table
+         * and kept the pointer now frees it twice: that crash's report
+         * says so (lab_support.c). */
+        size_t held = alloc_live_blocks();
+        lab_memo_clear();
+        size_t freed = held - alloc_live_blocks();
+        LAB_EXPECT(false, SECTION_MEMO,
+                   "grundy_memo_size() is %zu right after grundy_memo_clear(); expected 0. %s", size,
+                   freed == 0 ? "A second grundy_memo_clear() freed no block either: the clear does "
+                                "not free the memo, or grundy_memo_size() counts something the "
+                                "clear does not reset. Free the table (memo_table_free(memo); memo "
+                                "= NULL;); grundy_memo_size() is 0 when there is no table"
+                              : "A second grundy_memo_clear() still freed blocks: the first one "
+                                "left part of the memo allocated");
+    }
     lab_memo_clear(); /* clearing an empty memo must be safe too */
     grundy_position *p = lab_build(&heap, 1);
     expansions_reset();
