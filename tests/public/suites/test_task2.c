@@ -8,7 +8,8 @@
  * child process whose CPU budget is a multiple of a calibration solver's
  * time on the same position, measured in the same run (see timed_run.h and
  * calibration_solver.h); the positions and the multiple are the lab's
- * (tests/staff/lab.ini, [timing]), and the grader uses the same multiple
+ * (LAB_TIMING_RATIO and lab_public_positions in lab_definition.h, which
+ * the release keeps in tests/public/gen/), and the grader uses the same multiple
  * of the same yardstick on positions of its own. An unmemoized solver expands hundreds of
  * thousands of positions where the bound is a few hundred, and would need
  * hours on the timed heaps. Under valgrind (`make memcheck`) the timing
