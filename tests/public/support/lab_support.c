@@ -272,10 +272,11 @@ static bool is_right(bool ask_p, bool answer, bool is_p)
     return answer == (ask_p ? is_p : !is_p);
 }
 
-/* "grundy_is_p_position({3=1}) returned false (right), then true". */
+/* "Right after grundy_memo_clear(), grundy_is_p_position({3=1}) returned
+ * false (right), then grundy_is_p_position({3=1}) returned true, ...". */
 static const char *pair_text(const question_pair *q, const char *text, bool is_p)
 {
-    return lab_format("right after grundy_memo_clear(), grundy_is_%s_position(%s) returned %s "
+    return lab_format("Right after grundy_memo_clear(), grundy_is_%s_position(%s) returned %s "
                       "(right), then grundy_is_%s_position(%s) returned %s, but %s is %s",
                       q->first_p ? "p" : "n", text, q->first ? "true" : "false",
                       q->second_p ? "p" : "n", text, q->second ? "true" : "false", text,
@@ -391,7 +392,7 @@ static void fail_with_memo_cause(const int *heaps, size_t n, bool asked_p, bool 
     if (cause == NULL && total <= 20)
         cause = cause_by_question_order(heaps, n, facts, sizeof facts);
     if (cause != NULL)
-        LAB_EXPECT(false, SECTION_MEMO_MISTAKES, "%s. Asked from an empty memo, %s: %s", what, facts,
+        LAB_EXPECT(false, SECTION_MEMO_MISTAKES, "%s. %s: %s", what, facts,
                    cause);
     /* {3} (N) where {4} (P) was just freed, and the other way round. */
     static const int pairs[][2] = {{3, 4}, {4, 3}, {5, 7}, {7, 5}};
