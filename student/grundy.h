@@ -102,10 +102,16 @@ bool grundy_is_n_position(const grundy_position *p);
  * One global memo table remembers every answer, and both P and N queries
  * share it. */
 
-/* Frees every memo entry; the next query starts cold. */
+/* Empties the memo and frees all of it: every entry and the table itself,
+ * so that after it the memo holds no heap block (the tests count the
+ * blocks still allocated; a table kept for reuse, as memo_table_clear
+ * keeps one, fails them). The next query starts cold, and
+ * grundy_memo_size() is 0. Safe to call at any time: before the first
+ * query, and twice in a row. */
 void grundy_memo_clear(void);
 
-/* How many positions the memo table holds right now. */
+/* How many positions the memo table holds right now; 0 before the first
+ * query and right after grundy_memo_clear(). */
 size_t grundy_memo_size(void);
 
 /* ---- Given helpers (grundy_given.c): already written for you ---- */

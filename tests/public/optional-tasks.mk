@@ -19,7 +19,7 @@
 
 # The optional tasks and the file a student writes for each (taskN_FILE, in
 # $(IMPL), with its header in student/) come from the lab's definition
-# (tests/staff/lab.ini, through the generated lab.mk).
+# (generated into lab.mk: tests/public/gen/ in the release).
 KNOWN_OPTIONAL_TASKS := $(LAB_KNOWN_OPTIONAL_TASKS)
 OPTIONAL_FILES := $(foreach task,$(OPTIONAL_TASKS),$($(task)_FILE))
 

@@ -7,8 +7,9 @@
 # GIVEN_OBJ and ORACLE_LIB, and the rules that compile the objects.
 
 # Each test program wraps what its checks observe: every allocation (leak checks
-# as assertions) and, for Task 2, every call to grundy_get_moves (the
-# memoization check). See tests/public/support/*.h.
+# as assertions) and, for Tasks 1 and 2, every call to grundy_get_moves (the
+# memoization check, and leak checks that tell move lists from the memo).
+# See tests/public/support/*.h.
 WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 LDLIBS_TEST := -lcriterion
 
@@ -21,8 +22,9 @@ COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(SHARED)/support/lab_support.o \
 $(BUILD)/test_task0: $(SHARED)/lab/test_task0.o $(COMMON_TEST_OBJ) $(ORACLE_LIB)
 	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(LDLIBS_TEST)
 
-$(BUILD)/test_task1: $(SHARED)/lab/test_task1.o $(COMMON_TEST_OBJ) $(ORACLE_LIB)
-	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(LDLIBS_TEST)
+$(BUILD)/test_task1: $(SHARED)/lab/test_task1.o $(COMMON_TEST_OBJ) $(SHARED)/support/expansion_counter.o \
+                     $(ORACLE_LIB)
+	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
 
 $(BUILD)/test_task2: $(SHARED)/lab/test_task2.o $(COMMON_TEST_OBJ) \
                      $(SHARED)/support/expansion_counter.o $(SHARED)/support/calibration_solver.o \

@@ -74,8 +74,8 @@ LAB_TEST(task0, add_heap_keeps_map_sorted)
             lab_trace("grundy_add_heap(p, %d) after adding %s", h, lab_heaps_text(heaps, n));
             grundy_add_heap(p, h);
             heaps[n++] = h;
-            char name[128];
-            snprintf(name, sizeof name, "after adding heaps %s one by one",
+            char name[192];
+            snprintf(name, sizeof name, "the position after adding heaps %s one by one",
                      lab_heaps_text(heaps, n));
             expect_heaps(p, name, heaps, n, SECTION_MAP);
         }
@@ -119,8 +119,8 @@ LAB_TEST(task0, remove_heap)
                     break;
                 }
             }
-            char name[160];
-            snprintf(name, sizeof name, "after grundy_remove_heap(p, %d) (removing an absent height changes nothing)", h);
+            char name[224];
+            snprintf(name, sizeof name, "the position after grundy_remove_heap(p, %d) (removing an absent height changes nothing)", h);
             expect_heaps(p, name, heaps, n, SECTION_MAP);
         }
         grundy_free(p);

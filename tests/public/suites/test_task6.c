@@ -232,9 +232,9 @@ static void expect_nim_answer(const int *heaps, size_t n)
     uint64_t used = expansions();
     bool expected = oracle_is_p(heaps, n);
     LAB_EXPECT(is_p == expected, SECTION_NIMBERS,
-               "grundy_nim_is_p(%s) returned %s; it is an %s-position (the XOR of its heaps' nimbers "
-               "is %s0)",
-               lab_heaps_text(heaps, n), is_p ? "true" : "false", expected ? "P" : "N", expected ? "" : "not ");
+               "grundy_nim_is_p(%s) returned %s; it is %s (the XOR of its heaps' nimbers is %s0)",
+               lab_heaps_text(heaps, n), is_p ? "true" : "false", lab_outcome_text(expected),
+               expected ? "" : "not ");
     LAB_EXPECT(used == 0, SECTION_NIMBERS,
                "grundy_nim_is_p(%s) called grundy_get_moves %llu times; with nimbers there is nothing "
                "to search",

@@ -152,8 +152,8 @@ static void expect_deep(int threes, const int *others, size_t n_others, double b
     bool is_p, expected = deep_position_is_p(&d);
     memcpy(&is_p, r.result, sizeof is_p);
     LAB_EXPECT(r.result_size == sizeof is_p && is_p == expected, SECTION_STACK,
-               "grundy_stack_is_p(%s) returned %s; it is an %s-position", text, is_p ? "true" : "false",
-               expected ? "P" : "N");
+               "grundy_stack_is_p(%s) returned %s; it is %s", text, is_p ? "true" : "false",
+               lab_outcome_text(expected));
     if (budget > 0)
         cr_log_info("%s: %.4f s CPU, budget %.3f s (%.1f%% of it)", text, r.cpu_seconds, budget,
                     100 * r.cpu_seconds / budget);

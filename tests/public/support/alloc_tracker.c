@@ -3,15 +3,23 @@
  *
  * Live pointers sit in an open-addressing set with tombstones, whose own
  * storage comes from __real_malloc so the tracker never tracks itself.
+ * Each slot also records whether its block was allocated while
+ * grundy_get_moves ran (expansion_counter.c says when), so that a leak
+ * can be told apart from what the memo keeps.
  * They are stored disguised (XORed with a mask): otherwise valgrind would
  * find them in the set and call every leaked block "still reachable".
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc_tracker.h"
+
+/* A weak reference: a program that does not count expansions (Task 0's)
+ * has no moves to tell apart. */
+bool expansion_running(void) __attribute__((weak));
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t count, size_t size);
@@ -34,9 +42,16 @@ static disguised disguise(const void *block)
 }
 
 static disguised *slots;
-static size_t capacity; /* a power of two, or 0 before the first block */
-static size_t used;     /* live pointers plus tombstones */
+static bool *from_moves; /* per slot: allocated while grundy_get_moves ran */
+static size_t capacity;  /* a power of two, or 0 before the first block */
+static size_t used;      /* live pointers plus tombstones */
 static size_t live;
+static size_t live_from_moves;
+
+static bool allocating_moves(void)
+{
+    return expansion_running != NULL && expansion_running();
+}
 
 static size_t slot_of(const void *block)
 {
@@ -47,27 +62,30 @@ static size_t slot_of(const void *block)
     return (size_t)x & (capacity - 1);
 }
 
-static void insert(void *block);
+static void insert(void *block, bool moves);
 
 static void rebuild(size_t new_capacity)
 {
     disguised *old = slots;
+    bool *old_from_moves = from_moves;
     size_t old_capacity = capacity;
     slots = __real_calloc(new_capacity, sizeof *slots);
-    if (slots == NULL) {
+    from_moves = __real_calloc(new_capacity, sizeof *from_moves);
+    if (slots == NULL || from_moves == NULL) {
         fputs("alloc_tracker: out of memory\n", stderr);
         abort();
     }
     capacity = new_capacity;
-    used = live = 0;
+    used = live = live_from_moves = 0;
     for (size_t i = 0; i < old_capacity; i++) {
         if (old[i] != EMPTY && old[i] != TOMBSTONE)
-            insert((void *)(old[i] ^ MASK));
+            insert((void *)(old[i] ^ MASK), old_from_moves[i]);
     }
     __real_free(old);
+    __real_free(old_from_moves);
 }
 
-static void insert(void *block)
+static void insert(void *block, bool moves)
 {
     if (2 * (used + 1) > capacity)
         rebuild(capacity ? (live * 4 > capacity ? capacity * 2 : capacity) : 1024);
@@ -77,7 +95,9 @@ static void insert(void *block)
     if (slots[i] == EMPTY)
         used++;
     slots[i] = disguise(block);
+    from_moves[i] = moves;
     live++;
+    live_from_moves += moves;
 }
 
 /* True if `block` was live (and now is not). */
@@ -89,6 +109,7 @@ static int forget(void *block)
         if (slots[i] == disguise(block)) {
             slots[i] = TOMBSTONE;
             live--;
+            live_from_moves -= from_moves[i];
             return 1;
         }
     }
@@ -99,7 +120,7 @@ void *__wrap_malloc(size_t size)
 {
     void *block = __real_malloc(size);
     if (block != NULL)
-        insert(block);
+        insert(block, allocating_moves());
     return block;
 }
 
@@ -107,7 +128,7 @@ void *__wrap_calloc(size_t count, size_t size)
 {
     void *block = __real_calloc(count, size);
     if (block != NULL)
-        insert(block);
+        insert(block, allocating_moves());
     return block;
 }
 
@@ -119,7 +140,7 @@ void *__wrap_realloc(void *block, size_t size)
     if (block != NULL)
         forget(block);
     if (moved != NULL)
-        insert(moved);
+        insert(moved, allocating_moves());
     return moved;
 }
 
@@ -133,6 +154,11 @@ void __wrap_free(void *block)
 size_t alloc_live_blocks(void)
 {
     return live;
+}
+
+size_t alloc_live_blocks_from_moves(void)
+{
+    return live_from_moves;
 }
 
 size_t alloc_blocks_of_a_returned_array(void)

@@ -17,6 +17,15 @@
 /* Blocks allocated through the wrappers and not freed yet. */
 size_t alloc_live_blocks(void);
 
+/* Those of them allocated while grundy_get_moves ran: the move lists and
+ * the positions in them, which the solver must free, apart from what its
+ * memo keeps (memo_table_put's copies are made outside grundy_get_moves).
+ * Known where expansion_counter.c is linked too. A weak reference: the
+ * grader's test runners count through the student process, which tells
+ * them only alloc_live_blocks() (grader/boundary/proxy.c), so there the
+ * function is not linked and its address is NULL. */
+size_t alloc_live_blocks_from_moves(void) __attribute__((weak));
+
 /* The blocks a returned malloc'ed array (grundy_nim_table's) still holds
  * among alloc_live_blocks() until the caller frees it: 1 here, where the
  * caller frees the student's own block; 0 under the grader, where the

@@ -8,7 +8,8 @@
  * enough" into a ratio that does not depend on the machine: the students'
  * timing tests (test_task2.c) and the grader's trusted timing probe
  * (grader/boundary/timing_probe.c) both allow LAB_TIMING_RATIO times its
- * CPU time (tests/staff/lab.ini, [timing]).
+ * CPU time (the lab's [timing], generated into lab_definition.h: in the
+ * release, tests/public/gen/).
  */
 #ifndef CALIBRATION_SOLVER_H
 #define CALIBRATION_SOLVER_H

@@ -9,11 +9,20 @@ position_list *__real_grundy_get_moves(const grundy_position *p);
 position_list *__wrap_grundy_get_moves(const grundy_position *p);
 
 static uint64_t count;
+static unsigned running; /* calls under way (one, unless moves are made by moves) */
 
 position_list *__wrap_grundy_get_moves(const grundy_position *p)
 {
     count++;
-    return __real_grundy_get_moves(p);
+    running++;
+    position_list *moves = __real_grundy_get_moves(p);
+    running--;
+    return moves;
+}
+
+bool expansion_running(void)
+{
+    return running > 0;
 }
 
 uint64_t expansions(void)

@@ -29,6 +29,7 @@
 enum { SHOWN_IN_FULL = 3 };
 
 #include "lab_definition.h"
+#include "lab_support.h"
 
 /* "Task N: title" from the lab's definition; hidden suites say so. */
 static const char *task_title(const char *suite)
@@ -177,6 +178,16 @@ static const char *early_exit_words(void)
     return "the test was stopped by AddressSanitizer or UndefinedBehaviorSanitizer (SAN=1): its "
            "report is printed above, and its first line in your files is where it happened";
 #else
+    /* Under valgrind, heap corruption does not abort the test: valgrind
+     * reports each bad write and goes on, until its own bookkeeping next
+     * to the overwritten blocks is found broken and valgrind exits. */
+    if (lab_under_valgrind())
+        return "the test process ended before the test finished, without a signal. Under "
+               "valgrind (make memcheck) that is most often valgrind itself stopping because the "
+               "code under test wrote past the end of a block and corrupted the heap (its log "
+               "then ends with \"Heap block lo/hi size mismatch\"): read this test's first "
+               "\"Invalid write\" in the valgrind records below. Otherwise, code under test "
+               "called exit(); it must return";
     return "the test ended before it finished: code under test must return, never call exit()";
 #endif
 }

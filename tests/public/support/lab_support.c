@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lab_definition.h"
 #include "lab_support.h"
 #include "lab_todo.h"
 #include "oracle.h"
@@ -24,6 +25,9 @@
 #endif
 
 static char message[8192];
+
+/* The running test, "suite::name" (set by lab_test_begin). */
+static char test_name[128];
 
 const char *lab_format(const char *format, ...)
 {
@@ -95,11 +99,23 @@ static bool stub_reached_in_passing(const char *function)
     return false;
 }
 
+/* Whether the test has called grundy_memo_clear() (and it is no stub): a
+ * crash or a spin after it is often a clear that freed the table and kept
+ * the pointer. */
+static bool memo_cleared;
+
+void lab_memo_clear(void)
+{
+    lab_trace("grundy_memo_clear()");
+    grundy_memo_clear();
+    memo_cleared = true;
+}
+
 void lab_memo_clear_if_written(void)
 {
     lab_trace("grundy_memo_clear()");
     grundy_memo_clear();
-    (void)stub_reached_in_passing("grundy_memo_clear");
+    memo_cleared = !stub_reached_in_passing("grundy_memo_clear");
 }
 
 size_t lab_memo_size_if_written(void)
@@ -156,10 +172,24 @@ size_t lab_expand(const grundy_position *p, int *heaps, const char *what)
     return lab_expand_at_most(p, heaps, LAB_MAX_HEAPS, what);
 }
 
+/* The handout section for a position that is NULL: Task 0's map section
+ * in Task 0's tests, else the section of the task whose test it is (a
+ * Task 6 stub returning NULL is Task 6's to write, not the map's). */
+static const char *null_position_section(void)
+{
+    char suite[sizeof test_name];
+    snprintf(suite, sizeof suite, "%s", test_name);
+    suite[strcspn(suite, ":")] = '\0';
+    const lab_task *task = lab_task_of_suite(suite);
+    if (task == NULL || strcmp(task->suite, "task0") == 0)
+        return SECTION_MAP;
+    return task->anchor;
+}
+
 size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, const char *what)
 {
     lab_trace("reading the entries of %s", what);
-    LAB_EXPECT(p != NULL, SECTION_MAP, "%s is NULL; expected a position", what);
+    LAB_EXPECT(p != NULL, null_position_section(), "%s is NULL; expected a position", what);
     LAB_EXPECT(p->size <= p->capacity, SECTION_INVARIANT,
                "%s has size %zu > capacity %zu", what, p->size, p->capacity);
     LAB_EXPECT(p->size == 0 || p->entries != NULL, SECTION_INVARIANT,
@@ -192,6 +222,131 @@ const char *lab_position_text(const grundy_position *p, const char *what)
     return lab_heaps_text(heaps, n);
 }
 
+/* ---- a wrong answer, diagnosed by its cause ------------------------------
+ * A solver's answer depends on the position alone. When an answer is wrong
+ * and the solver keeps a memo, questions asked from an empty memo tell the
+ * common causes apart (handout, "Common mistakes in Task 2"):
+ *   - is_p, then is_p again: the second answer comes from the memo, so it
+ *     differs from the first only when is_p stores an answer other than
+ *     the one it returns (stored before the moves were searched);
+ *   - is_n, then is_n again; is_p, then is_n; is_n, then is_p: is_n must
+ *     store "is P" and negate it when it reads it back;
+ *   - the same position at two addresses, one of them just freed by a
+ *     different position: a memo keyed by the address answers for the
+ *     position that lived there before;
+ *   - the same question after grundy_memo_clear(): right then, but wrong
+ *     with the earlier answers in the memo, is a memo that returns what it
+ *     stored for another position; wrong then too, the search itself.
+ * Each probe position is built once and asked both questions through the
+ * same pointer, so a memo keyed by the address passes the first probes. */
+
+/* The answer to grundy_is_p_position (ask_p) or grundy_is_n_position of p. */
+static bool answer_of(const grundy_position *p, bool ask_p, const char *text, const char *when)
+{
+    lab_trace("grundy_is_%s_position(%s), %s", ask_p ? "p" : "n", text, when);
+    return ask_p ? grundy_is_p_position(p) : grundy_is_n_position(p);
+}
+
+/* Two questions about one position right after grundy_memo_clear(). */
+typedef struct {
+    bool first_p, second_p; /* which questions: P (true) or N */
+    bool first, second;     /* the answers */
+} question_pair;
+
+static question_pair ask_twice(const int *heaps, size_t n, bool first_p, bool second_p)
+{
+    const char *text = lab_heaps_text(heaps, n);
+    question_pair q = {.first_p = first_p, .second_p = second_p};
+    lab_memo_clear_if_written();
+    grundy_position *p = lab_build(heaps, n);
+    q.first = answer_of(p, first_p, text, "right after grundy_memo_clear()");
+    q.second = answer_of(p, second_p, text, "asked after another question about it");
+    grundy_free(p);
+    return q;
+}
+
+/* Whether `answer` is right for grundy_is_p_position (ask_p) or
+ * grundy_is_n_position of a position whose outcome is `is_p`. */
+static bool is_right(bool ask_p, bool answer, bool is_p)
+{
+    return answer == (ask_p ? is_p : !is_p);
+}
+
+/* "Right after grundy_memo_clear(), grundy_is_p_position({3=1}) returned
+ * false (right), then grundy_is_p_position({3=1}) returned true, ...". */
+static const char *pair_text(const question_pair *q, const char *text, bool is_p)
+{
+    return lab_format("Right after grundy_memo_clear(), grundy_is_%s_position(%s) returned %s "
+                      "(right), then grundy_is_%s_position(%s) returned %s, but %s is %s",
+                      q->first_p ? "p" : "n", text, q->first ? "true" : "false",
+                      q->second_p ? "p" : "n", text, q->second ? "true" : "false", text,
+                      lab_outcome_text(is_p));
+}
+
+/* The probes of the store and the read of each question on one position;
+ * the cause, or NULL when every second answer was right. `facts` gets what
+ * was seen. */
+static const char *cause_by_question_order(const int *heaps, size_t n, char *facts, size_t size)
+{
+    const char *text = lab_heaps_text(heaps, n);
+    bool is_p = oracle_is_p(heaps, n);
+    question_pair pp = ask_twice(heaps, n, true, true);
+    question_pair nn = ask_twice(heaps, n, false, false);
+    question_pair pn = ask_twice(heaps, n, true, false);
+    question_pair np = ask_twice(heaps, n, false, true);
+    const question_pair *all[] = {&pp, &nn, &pn, &np};
+    bool wrong[4];
+    const question_pair *seen = NULL;
+    for (int i = 0; i < 4; i++) {
+        /* Only a right first answer makes a wrong second one the memo's. */
+        wrong[i] = is_right(all[i]->first_p, all[i]->first, is_p) &&
+                   !is_right(all[i]->second_p, all[i]->second, is_p);
+        if (wrong[i] && seen == NULL)
+            seen = all[i];
+    }
+    if (seen == NULL)
+        return NULL;
+    snprintf(facts, size, "%s", pair_text(seen, text, is_p));
+    if (wrong[0])
+        return "grundy_is_p_position stores an answer other than the one it returns: the answer "
+               "is stored before the moves are searched (the provisional \"P until a move to a "
+               "P-position is found\"). Store it after the loop over the moves, once it is known";
+    if (wrong[1] && wrong[2] && !wrong[3])
+        return "on a memo hit, grundy_is_n_position returns the stored flag without negating it. "
+               "The memo stores \"is this P?\", so is_n must return !is_p";
+    if (wrong[1] && wrong[3] && !wrong[2])
+        return "grundy_is_n_position stores its own answer, \"is N\", where the memo keeps "
+               "\"is this P?\" (grundy_is_p_position then reads it as P). Store !is_n";
+    if (wrong[2] && wrong[3])
+        return "grundy_is_n_position stores and reads the memo's flag as \"is N\", while "
+               "grundy_is_p_position stores and reads it as \"is P\": one table, one meaning. "
+               "Store !is_n, and return !is_p on a hit";
+    return "a second question about the same position is answered from what the memo stored "
+           "for the first, and that is not the first's answer: store exactly the answer you "
+           "return, as \"is this P?\"";
+}
+
+/* Whether the position answers differently at two addresses: asked where
+ * `other` (whose answer differs) was just freed, and at a fresh address
+ * while that one is still held. Sets *at_reused to the first answer. */
+static bool answer_depends_on_address(const int *heaps, size_t n, const int *other, size_t other_n,
+                                      bool *at_reused)
+{
+    const char *text = lab_heaps_text(heaps, n);
+    const char *other_text = lab_heaps_text(other, other_n);
+    lab_memo_clear_if_written();
+    grundy_position *first = lab_build(other, other_n);
+    (void)answer_of(first, true, other_text, "to fill the memo");
+    grundy_free(first);
+    grundy_position *reused = lab_build(heaps, n); /* often where `first` was */
+    *at_reused = answer_of(reused, true, text, "built right after another position was freed");
+    grundy_position *fresh = lab_build(heaps, n); /* `reused` is held: another address */
+    bool at_fresh = answer_of(fresh, true, text, "a copy of it at another address");
+    grundy_free(fresh);
+    grundy_free(reused);
+    return *at_reused != at_fresh;
+}
+
 /* Asks again about the position with these heaps, with an empty memo,
  * twice: as it is, and with a few other positions held, so that the
  * solver's positions are allocated at other addresses. Whether the solver
@@ -206,15 +361,67 @@ static bool right_with_empty_memo(const int *heaps, size_t n, bool asked_p, bool
             held[k] = grundy_new(5 + k);
         lab_memo_clear_if_written();
         grundy_position *p = lab_build(heaps, n);
-        lab_trace("grundy_is_%s_position(%s), asked again after grundy_memo_clear()",
-                  asked_p ? "p" : "n", text);
-        bool answer = asked_p ? grundy_is_p_position(p) : grundy_is_n_position(p);
+        right = is_right(asked_p, answer_of(p, asked_p, text, "asked again after grundy_memo_clear()"),
+                         expected_p);
         grundy_free(p);
-        right = answer == (asked_p ? expected_p : !expected_p);
     }
     for (int k = 0; k < 3; k++)
         grundy_free(held[k]);
     return right;
+}
+
+/* Small positions on which the probes are cheap even without a working
+ * memo: N-positions (where a provisional "P" shows) and P-positions. */
+static const int probe_heaps[] = {3, 4, 5, 7, 6, 8, 10};
+
+/* Fails the test for a wrong answer of a solver that keeps a memo, naming
+ * the cause the probes leave. `what` is "QUESTION(POSITION)NOTE returned X;
+ * the position is Y". */
+static void fail_with_memo_cause(const int *heaps, size_t n, bool asked_p, bool expected_p,
+                                 size_t memo_size, const char *what, const char *section)
+{
+    static char facts[1024];
+    /* The small probes first, so the position named is the simplest that
+     * shows the cause, then the failing position itself when it is small. */
+    const char *cause = NULL;
+    for (size_t i = 0; cause == NULL && i < sizeof probe_heaps / sizeof *probe_heaps; i++)
+        cause = cause_by_question_order(&probe_heaps[i], 1, facts, sizeof facts);
+    int total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += heaps[i];
+    if (cause == NULL && total <= 20)
+        cause = cause_by_question_order(heaps, n, facts, sizeof facts);
+    if (cause != NULL)
+        LAB_EXPECT(false, SECTION_MEMO_MISTAKES, "%s. %s: %s", what, facts,
+                   cause);
+    /* {3} (N) where {4} (P) was just freed, and the other way round. */
+    static const int pairs[][2] = {{3, 4}, {4, 3}, {5, 7}, {7, 5}};
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+        bool at_reused;
+        if (answer_depends_on_address(&pairs[i][0], 1, &pairs[i][1], 1, &at_reused))
+            LAB_EXPECT(false, SECTION_MEMO_MISTAKES,
+                       "%s. The memo (holding %zu position%s) answers by address: "
+                       "grundy_is_p_position({%d=1}) returned %s when asked right after {%d=1} was "
+                       "solved and freed, and %s for a copy of {%d=1} at another address. Key it "
+                       "by the position's heaps (memo_table finds a key with grundy_hash and "
+                       "grundy_equals), never by the position's address, which a new position "
+                       "reuses once an old one is freed",
+                       what, memo_size, memo_size == 1 ? "" : "s", pairs[i][0],
+                       at_reused ? "true" : "false", pairs[i][1], at_reused ? "false" : "true",
+                       pairs[i][0]);
+    }
+    if (right_with_empty_memo(heaps, n, asked_p, expected_p))
+        LAB_EXPECT(false, SECTION_MEMO_MISTAKES,
+                   "%s. Asked again after grundy_memo_clear(), the solver answers right: the memo "
+                   "(holding %zu position%s) returned an answer recorded for a different position. "
+                   "Check that the memo finds keys with grundy_hash and grundy_equals and stores "
+                   "its own copy (memo_table_put does both), never the position's address",
+                   what, memo_size, memo_size == 1 ? "" : "s");
+    LAB_EXPECT(false, section,
+               "%s (wrong with an empty memo too, and every question asked twice from an empty "
+               "memo kept its answer: the search itself is wrong; if it was right before the memo, "
+               "look at how the memo stores and finds answers, section #task-2-mistakes)",
+               what);
 }
 
 /* lab_expect_answer, with `note` after the position in its messages. */
@@ -222,33 +429,37 @@ static void expect_answer(const int *heaps, size_t n, const char *note, bool ask
                           const char *section)
 {
     bool expected_p = oracle_is_p(heaps, n);
-    if (answer == (asked_p ? expected_p : !expected_p))
+    if (is_right(asked_p, answer, expected_p))
         return;
     const char *text = lab_heaps_text(heaps, n);
     const char *question = asked_p ? "grundy_is_p_position" : "grundy_is_n_position";
+    static char what[1024];
+    snprintf(what, sizeof what, "%s(%s)%s returned %s; the position is %s", question, text, note,
+             answer ? "true" : "false", lab_outcome_text(expected_p));
     size_t memo_size = lab_memo_size_if_written();
-    /* A solver's answer depends on the position alone. If it is right once
-     * the memo is emptied, the wrong one came out of the memo. */
-    if (memo_size > 0 && right_with_empty_memo(heaps, n, asked_p, expected_p))
-        LAB_EXPECT(false, SECTION_MEMO,
-                   "%s(%s)%s returned %s; the position is %s. Asked again after grundy_memo_clear(), "
-                   "the solver answers right: the memo (holding %zu position%s) returned an answer "
-                   "recorded for a different position. Key it by the position's heaps (memo_table "
-                   "finds a key with grundy_hash and grundy_equals), never by the position's "
-                   "address, which a new position reuses once an old one is freed",
-                   question, text, note, answer ? "true" : "false", lab_outcome_text(expected_p),
-                   memo_size, memo_size == 1 ? "" : "s");
-    LAB_EXPECT(false, section, "%s(%s)%s returned %s; the position is %s%s", question, text, note,
-               answer ? "true" : "false", lab_outcome_text(expected_p),
-               memo_size > 0 ? " (wrong with an empty memo too: if the solver got it right before "
-                               "it had a memo, look at how the memo stores and finds answers, "
-                               "section #task-2)"
-                             : "");
+    if (memo_size > 0)
+        fail_with_memo_cause(heaps, n, asked_p, expected_p, memo_size, what, section);
+    LAB_EXPECT(false, section, "%s", what);
 }
 
 void lab_expect_answer(const int *heaps, size_t n, bool asked_p, bool answer, const char *section)
 {
     expect_answer(heaps, n, "", asked_p, answer, section);
+}
+
+void lab_expect_answer_from_elsewhere(const int *heaps, size_t n, const char *note, bool asked_p,
+                                      bool answer, const char *section)
+{
+    bool expected_p = oracle_is_p(heaps, n);
+    if (is_right(asked_p, answer, expected_p))
+        return;
+    /* The memo that gave the answer is gone: fill this process's to see
+     * whether the solver keeps one. */
+    lab_memo_clear_if_written();
+    grundy_position *p = lab_build(LAB_HEAPS(10));
+    (void)answer_of(p, true, "{10=1}", "to see whether the solver keeps a memo");
+    grundy_free(p);
+    expect_answer(heaps, n, note, asked_p, answer, section);
 }
 
 void lab_expect_oracle_moves(const position_list *moves, const int *heaps, size_t n, const char *text)
@@ -356,7 +567,6 @@ bool lab_skip_timing(const char *suite)
  * async-signal-safe calls (open, write, close, sigaction, raise), so it
  * assembles its text from fixed strings. */
 
-static char test_name[128];
 static char last_step[768];
 static bool test_finished;
 static char crash_report_path[4096]; /* "" means stderr */
@@ -444,12 +654,23 @@ static void write_crash_report(const char *what, const char *next)
         close(fd);
 }
 
+/* What a crash or a spin after grundy_memo_clear() most often means. */
+static const char *after_clear_hint(void)
+{
+    if (strcmp(last_step, "grundy_memo_clear()") == 0)
+        return ". grundy_memo_clear() itself failed, after an earlier clear: freeing the table "
+               "twice does this. After memo_table_free(memo), set memo = NULL (handout #task-2)";
+    return ". The memo was cleared earlier in this test: if grundy_memo_clear() frees the table "
+           "but keeps the pointer, the next question works in freed memory. After "
+           "memo_table_free(memo), set memo = NULL (handout #task-2)";
+}
+
 static void on_fatal_signal(int sig)
 {
     /* A child the test forked (the timing checks do) reports nothing: its
      * parent, the test, says what happened to it. */
     if (getpid() == test_process) {
-        static char next[256];
+        static char next[768];
         if (sig == SIGPROF) {
             size_t used = append(next, 0, sizeof next, "Check that every recursive call gets a "
                                                       "smaller position; to see where it spins, run ");
@@ -459,6 +680,8 @@ static void on_fatal_signal(int sig)
             append(next, 0, sizeof next, "Run `make memcheck` (valgrind names the line of the bad "
                                          "access) or `make test SAN=1` (AddressSanitizer stops at it)");
         }
+        if (memo_cleared)
+            append(next, strlen(next), sizeof next, after_clear_hint());
         write_crash_report(signal_words(sig), next);
     }
     struct sigaction fallback = {.sa_handler = SIG_DFL};
@@ -494,6 +717,7 @@ void lab_test_begin(const char *test)
     snprintf(test_name, sizeof test_name, "%s", test);
     last_step[0] = '\0';
     test_finished = false;
+    memo_cleared = false;
     lab_set_message_suffix("");
     test_process = getpid();
     const char *summary = getenv("LAB_SUMMARY_FILE");

@@ -58,6 +58,7 @@ enum { LAB_MAX_HEAPS = 256 };
 #define SECTION_SOLVER "task-1"
 #define SECTION_MEMO "task-2"
 #define SECTION_TIMING "task-2-timing"
+#define SECTION_MEMO_MISTAKES "task-2-mistakes"
 /* Part 2, the optional tasks. */
 #define SECTION_WINNING "task-5"
 #define SECTION_PAIRS "task-6-pairs"
@@ -101,6 +102,10 @@ const char *lab_message_suffix(void);
  * yet" note, so a Task 1 failure is not reported as Task 2 not started. */
 void lab_memo_clear_if_written(void);
 size_t lab_memo_size_if_written(void);
+
+/* grundy_memo_clear(), traced, for a Task 2 test: a crash or a time-out
+ * later in the test then says what a clear that keeps a freed table does. */
+void lab_memo_clear(void);
 
 /* "a P-position" or "an N-position". */
 const char *lab_outcome_text(bool is_p);
@@ -156,11 +161,19 @@ bool lab_skip_timing(const char *suite);
 
 /* Asserts that `answer`, the solver's reply to grundy_is_p_position (asked_p)
  * or grundy_is_n_position about the position with these heaps, is right.
- * When it is wrong and the solver keeps a memo, the same question is asked
- * again with an empty memo: if the answer is right then, the message says
- * that the memo returned an answer recorded for a different position, and
- * points at Task 2 instead of `section`. */
+ * When it is wrong and the solver keeps a memo, questions asked from an
+ * empty memo tell the common memo mistakes apart (is_p storing before its
+ * search, is_n not negating the stored flag, a memo keyed by address, an
+ * answer recorded for another position), and the message names the one
+ * they leave and points at Task 2's mistakes instead of `section`. */
 void lab_expect_answer(const int *heaps, size_t n, bool asked_p, bool answer, const char *section);
+
+/* lab_expect_answer for an answer given where this process's memo cannot
+ * be asked (a child process, a solver run before a clear): when it is
+ * wrong and the solver keeps a memo, the same diagnosis by cause. `note`
+ * (may be "") follows the position in messages, e.g. " from an empty memo". */
+void lab_expect_answer_from_elsewhere(const int *heaps, size_t n, const char *note, bool asked_p,
+                                      bool answer, const char *section);
 
 /* Whether the test runs under valgrind (`make memcheck`), which slows code
  * down 20 to 50 times: tests then use smaller positions, so that a correct

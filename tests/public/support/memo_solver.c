@@ -20,8 +20,8 @@ uint64_t memo_solver_ask_within(const memo_solver *s, const int *heaps, size_t n
     uint64_t used = expansions();
     grundy_free(p);
     bool expected = oracle_is_p(heaps, n);
-    LAB_EXPECT(is_p == expected, s->section, "%s(%s)%s returned %s; it is an %s-position", s->name,
-               lab_heaps_text(heaps, n), how, is_p ? "true" : "false", expected ? "P" : "N");
+    LAB_EXPECT(is_p == expected, s->section, "%s(%s)%s returned %s; it is %s", s->name,
+               lab_heaps_text(heaps, n), how, is_p ? "true" : "false", lab_outcome_text(expected));
     LAB_EXPECT(bound == 0 || used <= bound, s->section,
                "%s(%s)%s called grundy_get_moves %llu times, but it may meet only %llu distinct "
                "positions (counting {}); a memoized search expands each at most once",
