@@ -464,20 +464,22 @@ static void receive(void *data, size_t size, double deadline)
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             ssize_t n = read(student.replies, inbox, sizeof inbox);
             if (n > 0) {
+                /* no continue: a reply that trickles in byte by byte (or
+                 * announces megabytes) is still held to the clocks below */
                 inbox_start = 0;
                 inbox_end = (size_t)n;
+            } else if (n < 0 && errno == EINTR) {
                 continue;
+            } else {
+                int status;
+                while (waitpid(student.pid, &status, 0) < 0 && errno == EINTR)
+                    ;
+                dead = true;
+                if (student.valgrind_xml >= 0)
+                    keep_valgrind_output(1000);
+                write_valgrind_report();
+                fail(PROXY_CRASHED, "%s %s", call_text, death_words(status));
             }
-            if (n < 0 && errno == EINTR)
-                continue;
-            int status;
-            while (waitpid(student.pid, &status, 0) < 0 && errno == EINTR)
-                ;
-            dead = true;
-            if (student.valgrind_xml >= 0)
-                keep_valgrind_output(1000);
-            write_valgrind_report();
-            fail(PROXY_CRASHED, "%s %s", call_text, death_words(status));
         }
         if (cpu_budget > 0 && proxy_student_cpu_seconds() > cpu_budget) {
             int status;
@@ -490,7 +492,7 @@ static void receive(void *data, size_t size, double deadline)
             stop(&status);
             count_timeout("timeouts");
             fail(PROXY_TIMED_OUT,
-                 "%s did not return within %.0f s (an endless loop, or a very slow search); the "
+                 "%s did not return within %g s (an endless loop, or a very slow search); the "
                  "student process was stopped",
                  call_text, call_seconds);
         }
