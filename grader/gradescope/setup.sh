@@ -90,7 +90,7 @@ import sys
 result = json.load(open(sys.argv[1]))
 failing = [t["name"] for t in result["tests"] if t.get("status") != "passed"]
 full = sum(t.get("max_score", 0) for t in result["tests"])   # the term's, from the rubric
-if result["score"] < full or full <= 0 or failing:
+if result["score"] + 1e-6 < full or full <= 0 or failing:
     sys.exit(f"setup: the reference solution scored {result['score']}; failing: {failing}")
 # Coverage earns no points, so a score cannot show it lost: say it here.
 if not isinstance(result.get("extra_data", {}).get("coverage_line_percent"), (int, float)):
