@@ -224,8 +224,40 @@ def _claim_sandbox_uid():
             continue
         _uid_lock = (handle, uid)
         atexit.register(handle.close)   # the lock ends with the grading
+        _end_processes_of(uid)
         return uid
     raise RuntimeError(f"all {len(SANDBOX_UIDS)} sandbox uids are in use by other gradings")
+
+
+def _processes_of(uid):
+    pids = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if os.stat(f"/proc/{name}").st_uid == uid:
+                    pids.append(int(name))
+            except OSError:
+                pass    # gone meanwhile
+    return pids
+
+
+def _end_processes_of(uid, wait_seconds=5.0):
+    """Ends what an earlier grading of this uid left dying: RLIMIT_NPROC
+    counts every process of the uid on the machine, so a valgrind still
+    being killed when its grading ended (and released the uid) made this
+    grading's first forks fail with EAGAIN. The uid is no account's, and
+    its lock says no grading holds it, so anything of it is a leftover."""
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        left = _processes_of(uid)
+        if not left or time.monotonic() > deadline:
+            return
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.05)
 
 
 def _open_lock_file(path):

@@ -46,5 +46,26 @@ class GradingCapTest(unittest.TestCase):
         self.assertFalse(result.capped)
 
 
+class LeftoversTest(unittest.TestCase):
+    """A uid a grading claims starts with no process of an earlier one."""
+
+    @unittest.skipUnless(os.geteuid() == 0, "needs root: the processes run as a sandbox uid")
+    def test_a_leftover_of_the_uid_is_ended(self):
+        uid = sandbox.SANDBOX_UIDS[-1]
+
+        def become():
+            os.setgid(65534)
+            os.setuid(uid)
+        import subprocess
+        leftover = subprocess.Popen(["/bin/sleep", "60"], preexec_fn=become)
+        self.addCleanup(leftover.wait)
+        self.assertIn(leftover.pid, sandbox._processes_of(uid))
+        start = time.monotonic()
+        sandbox._end_processes_of(uid)
+        self.assertEqual(leftover.wait(timeout=5), -9)
+        self.assertLess(time.monotonic() - start, 5)
+        self.assertNotIn(leftover.pid, sandbox._processes_of(uid))
+
+
 if __name__ == "__main__":
     unittest.main()
