@@ -230,13 +230,19 @@ def _claim_sandbox_uid():
 
 
 def _processes_of(uid):
+    """The live processes of uid (a zombie is its parent's to reap: a
+    SIGKILL cannot end it further)."""
     pids = []
     for name in os.listdir("/proc"):
         if name.isdigit():
             try:
-                if os.stat(f"/proc/{name}").st_uid == uid:
+                if os.stat(f"/proc/{name}").st_uid != uid:
+                    continue
+                with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as handle:
+                    state = handle.read().rsplit(")", 1)[1].split()[0]
+                if state not in ("Z", "X"):
                     pids.append(int(name))
-            except OSError:
+            except (OSError, IndexError):
                 pass    # gone meanwhile
     return pids
 
