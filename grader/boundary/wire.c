@@ -99,18 +99,3 @@ bool wire_write_all(int fd, const void *data, size_t size)
     }
     return true;
 }
-
-bool wire_read_all(int fd, void *data, size_t size)
-{
-    unsigned char *at = data;
-    while (size > 0) {
-        ssize_t n = read(fd, at, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        at += n;
-        size -= (size_t)n;
-    }
-    return true;
-}

@@ -71,10 +71,10 @@ uint64_t wire_take_u64(wire_buffer *b);
 void wire_put_i32(wire_buffer *b, int32_t value);
 int32_t wire_take_i32(wire_buffer *b);
 
-/* Writes or reads exactly `size` bytes, retrying short transfers and EINTR.
- * Returns false on end of file or error. */
+/* Writes exactly `size` bytes, retrying short transfers and EINTR.
+ * Returns false on error. (No read counterpart: every read from a student
+ * process has a deadline, proxy.c's receive() and read_before().) */
 bool wire_write_all(int fd, const void *data, size_t size);
-bool wire_read_all(int fd, void *data, size_t size);
 
 /* Position flags in a serialized position. */
 enum {
