@@ -312,7 +312,7 @@ build/handouts/grundy-lab.html: handouts/grundy-lab.md handouts/handout.css
 demo:
 	@grader/demo
 
-# ---- course operations (see README.md, "For instructors") ----------------------
+# ---- course operations (see handouts/guides/instructor.md) ---------------------
 
 .PHONY: release gradescope check-gradescope-container check-browser check-ci
 # dist/student/: what students clone (no reference, no hidden tests, no grader).
@@ -323,7 +323,7 @@ gradescope: grader-harness
 	@grader/make-gradescope dist/autograder.zip
 # dist/autograder.zip in an emulated Gradescope container (1/2 CPU, 768 MB, no
 # mounts or namespaces, read-only cgroups): setup.sh, the policy probe and seven
-# gradings; several minutes, so not a step of `make check` (README, "Gradescope").
+# gradings; several minutes, so not a step of `make check` (handouts/guides/instructor.md).
 check-gradescope-container:
 	@tests/staff/ops/check-gradescope-container
 # The class report in a real headless browser: it renders, charts show, links resolve.

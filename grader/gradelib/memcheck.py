@@ -15,11 +15,12 @@ is reported with the first such frame.
 A report that is missing, cut short or unreadable means the check could not
 run, which costs its points: it never means "no findings".
 
-What the program under valgrind can write into that channel (see README,
-"How the grader works", step 6): the report travels on a socket placed in
-valgrind's reserved descriptor range (grader/boundary/spawn.c), which the
-program can neither write (valgrind refuses those descriptors) nor reopen
-through /proc/self/fd (a socket cannot be opened by path); what is left
+What the program under valgrind can write into that channel (see
+handouts/guides/design.md, "How the grader works", step 7): the report
+travels on a socket placed in valgrind's reserved descriptor range
+(grader/boundary/spawn.c), which the program can neither write (valgrind
+refuses those descriptors) nor reopen through /proc/self/fd (a socket
+cannot be opened by path); what is left
 (dup of a reserved descriptor, sendfile, AIO) only the valgrind policy's
 seccomp rules can close. Whatever still reaches the report is treated as
 hostile: parse() is a pure cost to the submission. A report holding
