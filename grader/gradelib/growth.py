@@ -24,8 +24,8 @@ tests that read a memo size or an expansion count (config.GATES, "{memo}"):
 is there a memo of positions, and does grundy_memo_clear empty it? The
 growth probe's memo workload solves a few single heaps drawn from the seed
 in a fresh student process from an empty memo, again without a clear, and
-twice more after a clear, and reads resident memory and CPU time from the
-kernel after each round. It passes when the memory grew with the positions
+MEMO_REFILLS times more after a clear (growth_probe.c), and reads resident
+memory and CPU time from the kernel after each round. It passes when the memory grew with the positions
 solved (at least [memo] min_growth_kib), the repeat cost little next to the
 first round (answered from the memo), the round after a clear cost about
 as much as the first (the clear emptied it), and, once the allocator has

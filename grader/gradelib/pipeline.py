@@ -1,7 +1,6 @@
 """Grades one submission end to end: phases that take and return values.
 
     build     -> {file: FileBuild}            compile, check, localize
-    programs  -> {task: student program}      link the student side, per task
     suites    -> [TestResult]                 prebuilt runners x student programs
     timing    -> (entries, [TestResult])      trusted probe, CPU from the kernel
     challenge -> {largest heap...} or None    the leaderboard's figure, no points
@@ -9,8 +8,13 @@
     memory    -> (findings, [TestResult])     valgrind around the student process
     growth    -> [TestResult]                 memory measured by the kernel, outside
     coverage  -> {line_percent, ...} or None  (beside growth: neither is timed)
-    score     -> [TestResult] with points     rubric, then the gates
-    report    -> results.json, junit.xml, feedback
+    score     -> [TestResult] with points     rubric, then the gates (not timed)
+    reports   -> results.json, junit.xml, feedback
+
+A task's student program (the submission's objects linked with the student
+side of the boundary) is no phase of its own: student_program() links it
+when a phase first needs it, once per set of objects, and the later phases
+reuse it.
 
 Trust: student code runs only in student processes (grader/boundary/),
 behind a seccomp filter, with no test, oracle or secret; every verdict is
