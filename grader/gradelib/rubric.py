@@ -103,3 +103,30 @@ def assign(path, test_ids, tasks=None, total=TOTAL, files=None):
     if abs(added - total) > 1e-9:
         raise RubricError(f"{path}: the points add up to {added:g}, not {total:g}")
     return points
+
+
+def every_test_id(harness_tests, lab):
+    """Every test id a grading of the term can produce: the harness's
+    (suite::test, from its runners or its sources) and the grader's own
+    (build::FILE, memory::taskN, growth::taskN, timing::SHAPE, memo::taskN)."""
+    tasks = [t.number for t in lab.tasks]
+    return (list(harness_tests) + [f"build::{f}" for f in lab.files]
+            + [f"memory::task{t}" for t in tasks] + [f"growth::task{t}" for t in tasks]
+            + ["timing::" + shape.name for shape in lab.shapes]
+            + ([f"memo::task{lab.memo.task}"] if lab.memo is not None and lab.memo.task in tasks else []))
+
+
+def explain(path, test_ids, tasks=None, total=TOTAL, files=None):
+    """[(line, [(test id, points)])]: each kept line of the rubric and the
+    tests that share its points, as assign() gives them (it raises the same
+    errors)."""
+    points = assign(path, test_ids, tasks=tasks, total=total, files=files)
+    lines, excluded = parse(path)
+    if tasks is not None:
+        lines = [l for l in lines if task_of_pattern(l.pattern) in (None, *tasks)]
+    if files is not None:
+        lines = [l for l in lines if not l.pattern.startswith("build::") or l.pattern[7:] in files]
+    owner = {}
+    for test in points:
+        owner[test] = next(l for l in lines if fnmatch.fnmatchcase(test, l.pattern))
+    return [(line, [(t, points[t]) for t in points if owner[t] is line]) for line in lines]
