@@ -4,8 +4,8 @@
  * Every failure of the student process ends the current test through
  * proxy_report_failure() with a sentence that names the call and its
  * position: "grundy_is_p_position({3=1, 19=1}) did not return within
- * 8 s" (the limits: [limits] in tests/staff/lab.ini, through the generated
- * grader_limits.h). The wall-clock limit of a call shrinks once calls of this
+ * N s", N being call_seconds (every limit: [limits] in tests/staff/lab.ini,
+ * through the generated grader_limits.h). The wall-clock limit of a call shrinks once calls of this
  * runner have timed out (counted in a file beside the runner's report), so
  * a submission that loops on many positions costs seconds, not minutes.
  */
