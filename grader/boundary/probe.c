@@ -35,10 +35,14 @@ const char *probe_outcome_name(proxy_failure kind)
         return "timed out";
     case PROXY_OVER_BUDGET:
         return "over budget";
-    case PROXY_MALFORMED:
+    case PROXY_MALFORMED_REPLY:
         return "malformed";
     case PROXY_NOT_STARTED:
         return "not started";
+    case PROXY_INTERNAL_ERROR:
+        return "internal error";
+    case PROXY_FAILURE_KINDS:
+        break;
     }
     return "crashed";
 }

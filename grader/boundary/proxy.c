@@ -4,8 +4,8 @@
  * Every failure of the student process ends the current test through
  * proxy_report_failure() with a sentence that names the call and its
  * position: "grundy_is_p_position({3=1, 19=1}) did not return within
- * 8 s" (the limits: [limits] in tests/staff/lab.ini, through the generated
- * grader_limits.h). The wall-clock limit of a call shrinks once calls of this
+ * N s", N being call_seconds (every limit: [limits] in tests/staff/lab.ini,
+ * through the generated grader_limits.h). The wall-clock limit of a call shrinks once calls of this
  * runner have timed out (counted in a file beside the runner's report), so
  * a submission that loops on many positions costs seconds, not minutes.
  */
@@ -47,30 +47,62 @@ typedef struct {
     uint64_t handle;
 } mirror;
 
-static student_process student;
-static bool started, dead;
-static size_t stack_limit;   /* RLIMIT_STACK of the next student process, 0: none */
-static int death_signal;     /* what killed the last student process, 0: nothing */
-static uint32_t sequence;
-static clockid_t student_clock;
-static double cpu_budget;
-static mirror **mirrors; /* mirrors[handle - 1] */
-static size_t mirror_capacity;
-static char *valgrind_report;
-static size_t valgrind_length;
+/* Everything the proxy keeps from call to call, in one struct (as Redis
+ * keeps its server's state), not in statics spread over the file: one
+ * test process, one student process at a time. */
+struct proxy_state {
+    /* The student process of the current test. */
+    student_process student;
+    bool started, dead;
+    size_t next_stack_limit; /* RLIMIT_STACK of the next student process, 0: none */
+    int death_signal;        /* what killed the last student process, 0: nothing */
+    uint32_t sequence;       /* of the last request sent */
+    clockid_t student_clock; /* its CPU clock; (clockid_t)-1 when unknown */
+    double cpu_budget;       /* CPU seconds since its start, 0: no budget */
 
-/* Replies are read through this buffer, so that one read takes a whole
- * reply (the student process writes each in one piece) rather than one
- * read for the header and one for the payload: a suite makes tens of
- * thousands of calls, and every system call counts. Emptied whenever a
- * student process starts; bytes left in it after a reply can only be a
- * student process writing out of turn, which the next call notices. */
-static unsigned char inbox[1 << 16];
-static size_t inbox_start, inbox_end;
+    /* The mirrors of its positions: mirrors[handle - 1]. */
+    mirror **mirrors;
+    size_t mirror_capacity;
 
+    /* Valgrind's XML report, kept until it is handed over. */
+    char *valgrind_report;
+    size_t valgrind_length;
+
+    /* Replies are read through this buffer, so that one read takes a
+     * whole reply (the student process writes each in one piece) rather
+     * than one read for the header and one for the payload: a suite makes
+     * tens of thousands of calls, and every system call counts. Emptied
+     * whenever a student process starts; bytes left in it after a reply
+     * can only be a student process writing out of turn, which the next
+     * call notices. */
+    unsigned char inbox[1 << 16];
+    size_t inbox_start, inbox_end;
+
+    /* The call in progress: its words for messages and its wall-clock
+     * limit; its request (header and arguments, sent in one write), its
+     * arguments and its reply, buffers reused from call to call. */
+    char call_text[512];
+    double call_seconds;
+    wire_buffer request_bytes, arguments, reply;
+
+    /* The wall-clock limit of a call as last worked out, and when. */
+    double call_limit_seconds, call_limit_checked_at;
+
+    /* The stubs the student process said it reached, asked for by
+     * lab_stub_reached(0) and read out by lab_stub_reached(1, 2, ...). */
+    char stubs_reached[8][64];
+    size_t stubs_reached_count;
+
+    bool shutdown_registered; /* atexit(proxy_shutdown) is done */
+};
+
+static struct proxy_state proxy;
 /* ---- configuration ----------------------------------------------------- */
 
-static double env_seconds(const char *name, double fallback)
+/* A positive number from the environment (seconds, whole or not; the CPU
+ * limit, a whole number of seconds), or `fallback` when it is unset, not a
+ * number or not above 0. */
+static double env_positive_number(const char *name, double fallback)
 {
     const char *text = getenv(name);
     double value = text != NULL ? strtod(text, NULL) : 0;
@@ -139,16 +171,16 @@ static bool timed_out_before(const char *kind, off_t times)
  * and a limit that shrinks a second late costs nothing. */
 static double call_limit(void)
 {
-    static double limit, checked_at;
     double now = monotonic_now();
-    if (limit > 0 && (limit <= GRADER_SHORT_CALL_SECONDS || now - checked_at < 1.0))
-        return limit;
-    limit = env_seconds("GRADER_CALL_SECONDS", GRADER_CALL_SECONDS);
-    checked_at = now;
+    if (proxy.call_limit_seconds > 0 && (proxy.call_limit_seconds <= GRADER_SHORT_CALL_SECONDS ||
+                                         now - proxy.call_limit_checked_at < 1.0))
+        return proxy.call_limit_seconds;
+    proxy.call_limit_seconds = env_positive_number("GRADER_CALL_SECONDS", GRADER_CALL_SECONDS);
+    proxy.call_limit_checked_at = now;
     if (timed_out_before("timeouts", (off_t)GRADER_TIMEOUTS_BEFORE_SHORT_LIMIT) &&
-        limit > GRADER_SHORT_CALL_SECONDS)
-        limit = GRADER_SHORT_CALL_SECONDS;
-    return limit;
+        proxy.call_limit_seconds > GRADER_SHORT_CALL_SECONDS)
+        proxy.call_limit_seconds = GRADER_SHORT_CALL_SECONDS;
+    return proxy.call_limit_seconds;
 }
 
 /* ---- text for messages ------------------------------------------------- */
@@ -171,20 +203,17 @@ static const char *position_text(const grundy_position *p)
     return text;
 }
 
-static char call_text[512]; /* the call in progress, for messages */
-static double call_seconds; /* its wall-clock limit */
-
 __attribute__((format(printf, 1, 2))) static void describe_call(const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    vsnprintf(call_text, sizeof call_text, format, args);
+    vsnprintf(proxy.call_text, sizeof proxy.call_text, format, args);
     va_end(args);
 }
 
 static const char *death_words(int status)
 {
-    death_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    proxy.death_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     static char words[256];
     if (WIFEXITED(status)) {
         snprintf(words, sizeof words,
@@ -244,23 +273,23 @@ static bool send_all(const void *data, size_t size, double deadline);
 
 static void keep_valgrind_output(int timeout_ms)
 {
-    if (student.valgrind_xml < 0)
+    if (proxy.student.valgrind_xml < 0)
         return;
-    struct pollfd p = {student.valgrind_xml, POLLIN, 0};
+    struct pollfd p = {proxy.student.valgrind_xml, POLLIN, 0};
     while (poll(&p, 1, timeout_ms) > 0) {
         char chunk[65536];
-        ssize_t n = read(student.valgrind_xml, chunk, sizeof chunk);
+        ssize_t n = read(proxy.student.valgrind_xml, chunk, sizeof chunk);
         if (n <= 0) {
-            close(student.valgrind_xml);
-            student.valgrind_xml = -1;
+            close(proxy.student.valgrind_xml);
+            proxy.student.valgrind_xml = -1;
             return;
         }
-        if (valgrind_length + (size_t)n <= (8u << 20)) {
-            char *grown = realloc(valgrind_report, valgrind_length + (size_t)n);
+        if (proxy.valgrind_length + (size_t)n <= (8u << 20)) {
+            char *grown = realloc(proxy.valgrind_report, proxy.valgrind_length + (size_t)n);
             if (grown != NULL) {
-                memcpy(grown + valgrind_length, chunk, (size_t)n);
-                valgrind_report = grown;
-                valgrind_length += (size_t)n;
+                memcpy(grown + proxy.valgrind_length, chunk, (size_t)n);
+                proxy.valgrind_report = grown;
+                proxy.valgrind_length += (size_t)n;
             }
         }
     }
@@ -275,20 +304,20 @@ static void keep_valgrind_output(int timeout_ms)
 static void write_valgrind_report(void)
 {
     const char *fd_text = getenv("GRADER_SIDE_FD");
-    if (fd_text == NULL || valgrind_length == 0)
+    if (fd_text == NULL || proxy.valgrind_length == 0)
         return;
     int fd = atoi(fd_text);
     char header[64];
-    int length = snprintf(header, sizeof header, "valgrind-xml %zu\n", valgrind_length);
+    int length = snprintf(header, sizeof header, "valgrind-xml %zu\n", proxy.valgrind_length);
     if (!wire_write_all(fd, header, (size_t)length) ||
-        !wire_write_all(fd, valgrind_report, valgrind_length))
+        !wire_write_all(fd, proxy.valgrind_report, proxy.valgrind_length))
         perror("proxy: the valgrind report could not be handed over");
-    valgrind_length = 0;
+    proxy.valgrind_length = 0;
 }
 
 static void start(void)
 {
-    if (started)
+    if (proxy.started)
         return;
     signal(SIGPIPE, SIG_IGN);
     const char *server = getenv("GRADER_SERVER");
@@ -297,32 +326,32 @@ static void start(void)
     student_spawn_options options = {
         .server = server,
         .policy = env_policy(),
-        .cpu_seconds = env_seconds("GRADER_CPU_SECONDS", GRADER_STUDENT_CPU_SECONDS),
+        .cpu_seconds = env_positive_number("GRADER_CPU_SECONDS", GRADER_STUDENT_CPU_SECONDS),
         .address_space = env_policy() == POLICY_VALGRIND ? 0 : (size_t)GRADER_STUDENT_ADDRESS_SPACE_MIB << 20,
-        .stack_bytes = stack_limit,
+        .stack_bytes = proxy.next_stack_limit,
         .output_fd = STDERR_FILENO,
         .gcov_files = getenv("GRADER_GCOV_FILES"),
     };
     char error[512];
-    if (!student_spawn(&student, &options, error, sizeof error))
+    if (!student_spawn(&proxy.student, &options, error, sizeof error))
         fail(PROXY_NOT_STARTED, "internal error: the student process did not start: %s", error);
     /* Requests are written with a deadline (send_all). */
-    fcntl(student.requests, F_SETFL, fcntl(student.requests, F_GETFL) | O_NONBLOCK);
-    if (clock_getcpuclockid(student.pid, &student_clock) != 0)
-        student_clock = (clockid_t)-1;
-    started = true;
-    death_signal = 0;
-    inbox_start = inbox_end = 0;
-    static bool shutdown_registered;
-    if (!shutdown_registered)
+    fcntl(proxy.student.requests, F_SETFL, fcntl(proxy.student.requests, F_GETFL) | O_NONBLOCK);
+    if (clock_getcpuclockid(proxy.student.pid, &proxy.student_clock) != 0)
+        proxy.student_clock = (clockid_t)-1;
+    proxy.started = true;
+    proxy.death_signal = 0;
+    proxy.inbox_start = proxy.inbox_end = 0;
+    if (!proxy.shutdown_registered)
         atexit(proxy_shutdown);
-    shutdown_registered = true;
+    proxy.shutdown_registered = true;
 }
 
 double proxy_student_cpu_seconds(void)
 {
     struct timespec t;
-    if (!started || student_clock == (clockid_t)-1 || clock_gettime(student_clock, &t) != 0)
+    if (!proxy.started || proxy.student_clock == (clockid_t)-1 ||
+        clock_gettime(proxy.student_clock, &t) != 0)
         return -1;
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
@@ -330,8 +359,8 @@ double proxy_student_cpu_seconds(void)
 long long proxy_student_resident_bytes(void)
 {
     char path[64];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)student.pid);
-    FILE *status = started && !dead ? fopen(path, "r") : NULL;
+    snprintf(path, sizeof path, "/proc/%d/status", (int)proxy.student.pid);
+    FILE *status = proxy.started && !proxy.dead ? fopen(path, "r") : NULL;
     if (status == NULL)
         return -1;
     /* VmRSS, not VmSize or VmData: those count what is mapped, and a static
@@ -353,21 +382,21 @@ long long proxy_student_resident_bytes(void)
 
 void proxy_set_cpu_budget(double seconds)
 {
-    cpu_budget = seconds;
+    proxy.cpu_budget = seconds;
 }
 
 static void stop(int *status)
 {
-    kill(student.pid, SIGKILL);
-    while (waitpid(student.pid, status, 0) < 0 && errno == EINTR)
+    kill(proxy.student.pid, SIGKILL);
+    while (waitpid(proxy.student.pid, status, 0) < 0 && errno == EINTR)
         ;
-    dead = true;
-    student_gate_close(&student);
+    proxy.dead = true;
+    student_gate_close(&proxy.student);
 }
 
 void proxy_shutdown(void)
 {
-    if (!started || dead)
+    if (!proxy.started || proxy.dead)
         return;
     student_policy policy = env_policy();
     int status;
@@ -375,64 +404,64 @@ void proxy_shutdown(void)
         stop(&status);
         return;
     }
-    wire_header quit = {++sequence, OP_QUIT, 0};
+    wire_header quit = {++proxy.sequence, OP_QUIT, 0};
     (void)send_all(&quit, sizeof quit, monotonic_now() + 1.0);
-    close(student.requests);
-    student.requests = -1;
+    close(proxy.student.requests);
+    proxy.student.requests = -1;
     double grace = timed_out_before("lingered", 1) ? GRADER_LINGER_SECONDS
                    : policy == POLICY_VALGRIND    ? GRADER_VALGRIND_QUIT_SECONDS
                                                   : GRADER_COVERAGE_QUIT_SECONDS;
     double deadline = monotonic_now() + grace;
-    while (waitpid(student.pid, &status, WNOHANG) == 0) {
+    while (waitpid(proxy.student.pid, &status, WNOHANG) == 0) {
         if (monotonic_now() > deadline) {
             count_timeout("lingered");
             stop(&status);
             break;
         }
-        student_gate_serve(&student);
-        if (student.valgrind_xml >= 0) {
+        student_gate_serve(&proxy.student);
+        if (proxy.student.valgrind_xml >= 0) {
             keep_valgrind_output(10); /* waits on the report socket, never spins */
         } else {
             struct timespec pause = {0, 5 * 1000 * 1000};
             nanosleep(&pause, NULL);
         }
     }
-    dead = true;
-    student_gate_close(&student);
+    proxy.dead = true;
+    student_gate_close(&proxy.student);
     keep_valgrind_output(0);
     write_valgrind_report();
 }
 
 static void forget_every_mirror(void)
 {
-    for (size_t i = 0; i < mirror_capacity; i++) {
-        if (mirrors[i] != NULL) {
-            free(mirrors[i]->pub.entries);
-            free(mirrors[i]);
-            mirrors[i] = NULL;
+    for (size_t i = 0; i < proxy.mirror_capacity; i++) {
+        if (proxy.mirrors[i] != NULL) {
+            free(proxy.mirrors[i]->pub.entries);
+            free(proxy.mirrors[i]);
+            proxy.mirrors[i] = NULL;
         }
     }
 }
 
 void proxy_restart(size_t stack_bytes)
 {
-    if (started) {
+    if (proxy.started) {
         proxy_shutdown();
-        if (student.requests >= 0)
-            close(student.requests);
-        if (student.replies >= 0)
-            close(student.replies);
-        student.requests = student.replies = -1;
+        if (proxy.student.requests >= 0)
+            close(proxy.student.requests);
+        if (proxy.student.replies >= 0)
+            close(proxy.student.replies);
+        proxy.student.requests = proxy.student.replies = -1;
     }
     forget_every_mirror();
-    started = false;
-    dead = false;
-    stack_limit = stack_bytes;
+    proxy.started = false;
+    proxy.dead = false;
+    proxy.next_stack_limit = stack_bytes;
 }
 
 int proxy_student_death_signal(void)
 {
-    return death_signal;
+    return proxy.death_signal;
 }
 
 /* Reads `size` bytes of reply, watching the clock, the CPU budget and the
@@ -441,51 +470,53 @@ static void receive(void *data, size_t size, double deadline)
 {
     unsigned char *at = data;
     while (size > 0) {
-        if (inbox_start < inbox_end) {
-            size_t n = inbox_end - inbox_start < size ? inbox_end - inbox_start : size;
-            memcpy(at, inbox + inbox_start, n);
-            inbox_start += n;
+        if (proxy.inbox_start < proxy.inbox_end) {
+            size_t held = proxy.inbox_end - proxy.inbox_start;
+            size_t n = held < size ? held : size;
+            memcpy(at, proxy.inbox + proxy.inbox_start, n);
+            proxy.inbox_start += n;
             at += n;
             size -= n;
             continue;
         }
         /* -1 descriptors are left out by poll */
-        struct pollfd fds[3] = {{student.replies, POLLIN, 0}, {student.valgrind_xml, POLLIN, 0},
-                                {student.gate, POLLIN, 0}};
-        int ready = poll(fds, 3, cpu_budget > 0 ? 2 : 20);
+        struct pollfd fds[3] = {{proxy.student.replies, POLLIN, 0},
+                                {proxy.student.valgrind_xml, POLLIN, 0},
+                                {proxy.student.gate, POLLIN, 0}};
+        int ready = poll(fds, 3, proxy.cpu_budget > 0 ? 2 : 20);
         if (ready < 0 && errno != EINTR)
-            fail(PROXY_MALFORMED, "internal error: poll failed during %s", call_text);
-        if (student.valgrind_xml >= 0 && fds[1].revents)
+            fail(PROXY_INTERNAL_ERROR, "internal error: poll failed during %s", proxy.call_text);
+        if (proxy.student.valgrind_xml >= 0 && fds[1].revents)
             keep_valgrind_output(0);
-        if (student.gate >= 0 && (fds[2].revents & POLLIN))
-            student_gate_serve(&student);
-        else if (student.gate >= 0 && fds[2].revents)
-            student_gate_close(&student); /* the process is gone: nobody left to ask */
+        if (proxy.student.gate >= 0 && (fds[2].revents & POLLIN))
+            student_gate_serve(&proxy.student);
+        else if (proxy.student.gate >= 0 && fds[2].revents)
+            student_gate_close(&proxy.student); /* the process is gone: nobody left to ask */
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            ssize_t n = read(student.replies, inbox, sizeof inbox);
+            ssize_t n = read(proxy.student.replies, proxy.inbox, sizeof proxy.inbox);
             if (n > 0) {
                 /* no continue: a reply that trickles in byte by byte (or
                  * announces megabytes) is still held to the clocks below */
-                inbox_start = 0;
-                inbox_end = (size_t)n;
+                proxy.inbox_start = 0;
+                proxy.inbox_end = (size_t)n;
             } else if (n < 0 && errno == EINTR) {
                 continue;
             } else {
                 int status;
-                while (waitpid(student.pid, &status, 0) < 0 && errno == EINTR)
+                while (waitpid(proxy.student.pid, &status, 0) < 0 && errno == EINTR)
                     ;
-                dead = true;
-                if (student.valgrind_xml >= 0)
+                proxy.dead = true;
+                if (proxy.student.valgrind_xml >= 0)
                     keep_valgrind_output(1000);
                 write_valgrind_report();
-                fail(PROXY_CRASHED, "%s %s", call_text, death_words(status));
+                fail(PROXY_CRASHED, "%s %s", proxy.call_text, death_words(status));
             }
         }
-        if (cpu_budget > 0 && proxy_student_cpu_seconds() > cpu_budget) {
+        if (proxy.cpu_budget > 0 && proxy_student_cpu_seconds() > proxy.cpu_budget) {
             int status;
             stop(&status);
             fail(PROXY_OVER_BUDGET, "%s used up its CPU budget of %.3f s and was stopped",
-                 call_text, cpu_budget);
+                 proxy.call_text, proxy.cpu_budget);
         }
         if (monotonic_now() > deadline) {
             int status;
@@ -494,7 +525,7 @@ static void receive(void *data, size_t size, double deadline)
             fail(PROXY_TIMED_OUT,
                  "%s did not return within %g s (an endless loop, or a very slow search); the "
                  "student process was stopped",
-                 call_text, call_seconds);
+                 proxy.call_text, proxy.call_seconds);
         }
     }
 }
@@ -506,7 +537,7 @@ static bool send_all(const void *data, size_t size, double deadline)
 {
     const unsigned char *at = data;
     while (size > 0) {
-        ssize_t n = write(student.requests, at, size);
+        ssize_t n = write(proxy.student.requests, at, size);
         if (n > 0) {
             at += n;
             size -= (size_t)n;
@@ -519,64 +550,64 @@ static bool send_all(const void *data, size_t size, double deadline)
         double left = deadline - monotonic_now();
         if (left <= 0)
             return false;
-        struct pollfd p = {student.requests, POLLOUT, 0};
+        struct pollfd p = {proxy.student.requests, POLLOUT, 0};
         if (poll(&p, 1, left > 0.05 ? 50 : 1) < 0 && errno != EINTR)
             return false;
     }
     return true;
 }
 
-/* Sends one request and reads its reply into `reply`. */
-static void call(uint32_t op, const wire_buffer *arguments, wire_buffer *reply)
+/* Sends one request and reads its reply into `answer`. */
+static void call(uint32_t op, const wire_buffer *args, wire_buffer *answer)
 {
     start();
-    if (dead)
-        fail(PROXY_CRASHED, "%s: the student process had already ended", call_text);
-    wire_header request = {++sequence, op, (uint32_t)arguments->length};
-    static wire_buffer message; /* header and arguments: one write */
-    wire_reset(&message);
-    wire_put(&message, &request, sizeof request);
-    wire_put(&message, arguments->data, arguments->length);
-    call_seconds = call_limit();
-    double deadline = monotonic_now() + call_seconds;
-    if (!send_all(message.data, message.length, deadline)) {
+    if (proxy.dead)
+        fail(PROXY_CRASHED, "%s: the student process had already ended", proxy.call_text);
+    wire_header request = {++proxy.sequence, op, (uint32_t)args->length};
+    wire_buffer *message = &proxy.request_bytes; /* header and arguments: one write */
+    wire_reset(message);
+    wire_put(message, &request, sizeof request);
+    wire_put(message, args->data, args->length);
+    proxy.call_seconds = call_limit();
+    double deadline = monotonic_now() + proxy.call_seconds;
+    if (!send_all(message->data, message->length, deadline)) {
         int status;
-        bool running = waitpid(student.pid, &status, WNOHANG) == 0;
+        bool running = waitpid(proxy.student.pid, &status, WNOHANG) == 0;
         if (running) {
             stop(&status);
             count_timeout("timeouts");
             fail(PROXY_TIMED_OUT,
                  "%s: the student process stopped reading its requests for %.0f s and was stopped",
-                 call_text, call_seconds);
+                 proxy.call_text, proxy.call_seconds);
         }
-        dead = true;
-        fail(PROXY_CRASHED, "%s %s", call_text, death_words(status));
+        proxy.dead = true;
+        fail(PROXY_CRASHED, "%s %s", proxy.call_text, death_words(status));
     }
     wire_header header;
     receive(&header, sizeof header, deadline);
     if (header.sequence != request.sequence || header.op != 0 || header.length > WIRE_MAX_PAYLOAD)
-        fail(PROXY_MALFORMED,
+        fail(PROXY_MALFORMED_REPLY,
              "%s: the student process answered out of turn (does the code write to file "
              "descriptor %d?)",
-             call_text, WIRE_REPLY_FD);
-    wire_reset(reply);
+             proxy.call_text, WIRE_REPLY_FD);
+    wire_reset(answer);
     if (header.length > 0) {
         unsigned char *payload = malloc(header.length);
         if (payload == NULL)
-            fail(PROXY_MALFORMED, "internal error: out of memory reading a reply");
+            fail(PROXY_INTERNAL_ERROR, "internal error: out of memory reading a reply");
         receive(payload, header.length, deadline);
-        wire_put(reply, payload, header.length);
+        wire_put(answer, payload, header.length);
         free(payload);
     }
 }
 
-static void malformed_unless(const wire_buffer *reply)
+static void malformed_unless(const wire_buffer *answer)
 {
-    if (reply->bad || reply->read_at != reply->length)
-        fail(PROXY_MALFORMED,
+    if (answer->bad || answer->read_at != answer->length)
+        fail(PROXY_MALFORMED_REPLY,
              "%s: the student process's reply does not follow the protocol (does the code write "
              "to file descriptor %d?)",
-             call_text, WIRE_REPLY_FD);
+             proxy.call_text, WIRE_REPLY_FD);
 }
 
 /* ---- mirrors ----------------------------------------------------------- */
@@ -585,46 +616,46 @@ static uint64_t handle_of(const grundy_position *p)
 {
     if (p == NULL)
         return 0;
-    for (size_t i = 0; i < mirror_capacity; i++)
-        if (mirrors[i] != NULL && &mirrors[i]->pub == p)
-            return mirrors[i]->handle;
+    for (size_t i = 0; i < proxy.mirror_capacity; i++)
+        if (proxy.mirrors[i] != NULL && &proxy.mirrors[i]->pub == p)
+            return proxy.mirrors[i]->handle;
     return 0; /* not a position the student process made: it receives NULL */
 }
 
 static mirror *mirror_slot(uint64_t handle)
 {
-    if (handle > mirror_capacity) {
-        size_t capacity = mirror_capacity ? mirror_capacity : 64;
+    if (handle > proxy.mirror_capacity) {
+        size_t capacity = proxy.mirror_capacity ? proxy.mirror_capacity : 64;
         while (capacity < handle)
             capacity *= 2;
-        mirror **grown = realloc(mirrors, capacity * sizeof *grown);
+        mirror **grown = realloc(proxy.mirrors, capacity * sizeof *grown);
         if (grown == NULL)
-            fail(PROXY_MALFORMED, "internal error: out of memory");
-        memset(grown + mirror_capacity, 0, (capacity - mirror_capacity) * sizeof *grown);
-        mirrors = grown;
-        mirror_capacity = capacity;
+            fail(PROXY_INTERNAL_ERROR, "internal error: out of memory");
+        memset(grown + proxy.mirror_capacity, 0, (capacity - proxy.mirror_capacity) * sizeof *grown);
+        proxy.mirrors = grown;
+        proxy.mirror_capacity = capacity;
     }
-    if (mirrors[handle - 1] == NULL) {
-        mirrors[handle - 1] = calloc(1, sizeof(mirror));
-        if (mirrors[handle - 1] == NULL)
-            fail(PROXY_MALFORMED, "internal error: out of memory");
-        mirrors[handle - 1]->handle = handle;
+    if (proxy.mirrors[handle - 1] == NULL) {
+        proxy.mirrors[handle - 1] = calloc(1, sizeof(mirror));
+        if (proxy.mirrors[handle - 1] == NULL)
+            fail(PROXY_INTERNAL_ERROR, "internal error: out of memory");
+        proxy.mirrors[handle - 1]->handle = handle;
     }
-    return mirrors[handle - 1];
+    return proxy.mirrors[handle - 1];
 }
 
 /* Takes a position from a reply: NULL, or its mirror, brought up to date
  * (the same mirror for the same handle, so aliasing shows). */
-static grundy_position *take_position(wire_buffer *reply)
+static grundy_position *take_position(wire_buffer *from)
 {
-    uint64_t handle = wire_take_u64(reply);
-    uint64_t flags = wire_take_u64(reply);
-    if (reply->bad || (flags & POSITION_NULL))
+    uint64_t handle = wire_take_u64(from);
+    uint64_t flags = wire_take_u64(from);
+    if (from->bad || (flags & POSITION_NULL))
         return NULL;
-    uint64_t size = wire_take_u64(reply), capacity = wire_take_u64(reply);
-    uint64_t sent = wire_take_u64(reply);
-    if (handle == 0 || handle > (1u << 24) || sent > WIRE_MAX_ENTRIES || reply->bad) {
-        reply->bad = true;
+    uint64_t size = wire_take_u64(from), capacity = wire_take_u64(from);
+    uint64_t sent = wire_take_u64(from);
+    if (handle == 0 || handle > (1u << 24) || sent > WIRE_MAX_ENTRIES || from->bad) {
+        from->bad = true;
         return NULL;
     }
     mirror *m = mirror_slot(handle);
@@ -633,10 +664,10 @@ static grundy_position *take_position(wire_buffer *reply)
     if (!(flags & POSITION_NO_ENTRIES)) {
         m->pub.entries = malloc((sent ? sent : 1) * sizeof(heap_count));
         if (m->pub.entries == NULL)
-            fail(PROXY_MALFORMED, "internal error: out of memory");
+            fail(PROXY_INTERNAL_ERROR, "internal error: out of memory");
         for (uint64_t i = 0; i < sent; i++) {
-            m->pub.entries[i].height = wire_take_i32(reply);
-            m->pub.entries[i].count = wire_take_i32(reply);
+            m->pub.entries[i].height = wire_take_i32(from);
+            m->pub.entries[i].count = wire_take_i32(from);
         }
     }
     /* A size beyond what was sent would make a test read past the copy:
@@ -652,15 +683,12 @@ static void forget(const grundy_position *p)
     uint64_t handle = handle_of(p);
     if (handle == 0)
         return;
-    free(mirrors[handle - 1]->pub.entries);
-    free(mirrors[handle - 1]);
-    mirrors[handle - 1] = NULL;
+    free(proxy.mirrors[handle - 1]->pub.entries);
+    free(proxy.mirrors[handle - 1]);
+    proxy.mirrors[handle - 1] = NULL;
 }
 
 /* ---- the API --------------------------------------------------------------- */
-
-/* A call's arguments and its reply, reused from call to call. */
-static wire_buffer arguments, reply;
 
 /* A position_list from a reply: its positions' mirrors, in a new list the
  * caller frees (position_list_free then frees each one across the pipe). */
@@ -691,7 +719,7 @@ static int *take_ints(wire_buffer *from, size_t *length)
     }
     int *values = malloc((count ? count : 1) * sizeof *values);
     if (values == NULL)
-        fail(PROXY_MALFORMED, "internal error: out of memory");
+        fail(PROXY_INTERNAL_ERROR, "internal error: out of memory");
     for (uint64_t i = 0; i < count; i++)
         values[i] = wire_take_i32(from);
     *length = (size_t)count;
@@ -713,12 +741,12 @@ void __wrap_position_list_free(position_list *list)
     describe_call("grundy_free on each of the %zu position%s of a list (position_list_free: %s%s)",
                   list->size, list->size == 1 ? "" : "s",
                   list->size > 0 ? position_text(list->items[0]) : "{}", list->size > 1 ? ", ..." : "");
-    wire_reset(&arguments);
-    wire_put_u64(&arguments, list->size);
+    wire_reset(&proxy.arguments);
+    wire_put_u64(&proxy.arguments, list->size);
     for (size_t i = 0; i < list->size; i++)
-        wire_put_u64(&arguments, handle_of(list->items[i]));
-    call(OP_FREE_POSITIONS, &arguments, &reply);
-    malformed_unless(&reply);
+        wire_put_u64(&proxy.arguments, handle_of(list->items[i]));
+    call(OP_FREE_POSITIONS, &proxy.arguments, &proxy.reply);
+    malformed_unless(&proxy.reply);
     for (size_t i = 0; i < list->size; i++)
         forget(list->items[i]);
     free(list->items);
@@ -729,10 +757,10 @@ void __wrap_position_list_free(position_list *list)
 static uint64_t ask_number(uint32_t op, const char *name)
 {
     describe_call("%s()", name);
-    wire_reset(&arguments);
-    call(op, &arguments, &reply);
-    uint64_t answer = wire_take_u64(&reply);
-    malformed_unless(&reply);
+    wire_reset(&proxy.arguments);
+    call(op, &proxy.arguments, &proxy.reply);
+    uint64_t answer = wire_take_u64(&proxy.reply);
+    malformed_unless(&proxy.reply);
     return answer;
 }
 
@@ -758,9 +786,9 @@ uint64_t expansions(void)
 void expansions_reset(void)
 {
     describe_call("resetting the count of grundy_get_moves calls");
-    wire_reset(&arguments);
-    call(OP_EXPANSIONS_RESET, &arguments, &reply);
-    malformed_unless(&reply);
+    wire_reset(&proxy.arguments);
+    call(OP_EXPANSIONS_RESET, &proxy.arguments, &proxy.reply);
+    malformed_unless(&proxy.reply);
 }
 
 /* Reads exactly `size` bytes of reply before `deadline`, with no failure
@@ -770,10 +798,10 @@ static bool read_before(void *data, size_t size, double deadline)
     unsigned char *at = data;
     while (size > 0) {
         double left = deadline - monotonic_now();
-        struct pollfd p = {student.replies, POLLIN, 0};
+        struct pollfd p = {proxy.student.replies, POLLIN, 0};
         if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) != 1)
             return false;
-        ssize_t n = read(student.replies, at, size);
+        ssize_t n = read(proxy.student.replies, at, size);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -789,14 +817,14 @@ static bool read_before(void *data, size_t size, double deadline)
  * is gone or says nothing sensible. */
 const char *lab_stub_reached(size_t i)
 {
-    static char names[8][64];
-    static size_t count;
+    char(*names)[64] = proxy.stubs_reached;
+    size_t *count = &proxy.stubs_reached_count;
     if (i == 0) {
-        count = 0;
-        if (!started || dead || inbox_start < inbox_end)
+        *count = 0;
+        if (!proxy.started || proxy.dead || proxy.inbox_start < proxy.inbox_end)
             return NULL; /* gone, or out of step: nothing sensible to ask */
         wire_buffer in = {0};
-        wire_header request = {++sequence, OP_STUBS_REACHED, 0};
+        wire_header request = {++proxy.sequence, OP_STUBS_REACHED, 0};
         double deadline = monotonic_now() + 2.0;
         bool sent = send_all(&request, sizeof request, deadline);
         wire_header header;
@@ -805,17 +833,17 @@ const char *lab_stub_reached(size_t i)
             unsigned char payload[4096];
             if (read_before(payload, header.length, deadline)) {
                 wire_put(&in, payload, header.length);
-                for (uint64_t length; count < 8 && (length = wire_take_u64(&in)) > 0 &&
+                for (uint64_t length; *count < 8 && (length = wire_take_u64(&in)) > 0 &&
                                       length < sizeof names[0] && !in.bad;
-                     count++) {
-                    wire_take(&in, names[count], length);
-                    names[count][length] = '\0';
+                     (*count)++) {
+                    wire_take(&in, names[*count], length);
+                    names[*count][length] = '\0';
                 }
             }
         }
         wire_release(&in);
     }
-    return i < count ? names[i] : NULL;
+    return i < *count ? names[i] : NULL;
 }
 
 void lab_not_implemented(const char *function)

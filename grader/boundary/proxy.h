@@ -33,8 +33,11 @@ typedef enum {
     PROXY_CRASHED,     /* the student process died of a signal or exited */
     PROXY_TIMED_OUT,   /* a call did not return within its wall-clock limit */
     PROXY_OVER_BUDGET, /* the student process used up its CPU budget */
-    PROXY_MALFORMED,   /* a reply did not follow the protocol */
-    PROXY_NOT_STARTED  /* the student process could not be started */
+    PROXY_MALFORMED_REPLY, /* a reply did not follow the protocol */
+    PROXY_NOT_STARTED, /* the student process could not be started */
+    PROXY_INTERNAL_ERROR, /* the trusted side itself failed (out of memory, poll):
+                           * nothing the student process did */
+    PROXY_FAILURE_KINDS /* how many kinds there are, for arrays by kind */
 } proxy_failure;
 
 /* Defined by what links the proxy (proxy_criterion.c for the runners, the

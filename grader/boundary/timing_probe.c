@@ -21,7 +21,7 @@
  * line of JSON on stdout (the student process's printing goes to stderr,
  * never here):
  *   {"outcome": "answered" | "over budget" | "crashed" | "timed out" |
- *               "malformed" | "not started",
+ *               "malformed" | "not started" | "internal error",
  *    "cpu": CPU seconds of the student process, start to both answers,
  *    "expected_p": the oracle's answer,
  *    "answer_p": ..., "answer_n": ..., "correct": both answers right,

@@ -2,7 +2,7 @@
 
 import os
 
-from . import labdef
+from . import labdef, rubric
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 HARNESS = os.path.join(REPO, "build", "grader" + labdef.lab().build_suffix)
@@ -22,7 +22,7 @@ TASK_TITLES = {t.number: t.heading for t in LAB.tasks}
 FILE_OF_TASK = {t.number: t.file for t in LAB.tasks}
 DEFINES = {file: LAB.functions_of_file(file) for file in SUBMISSION_FILES}
 # The rubric's lines for this term's tasks, and what they must add up to.
-RUBRIC_TERM = {"tasks": TASKS, "total": sum(t.points for t in LAB.tasks), "files": SUBMISSION_FILES}
+RUBRIC_TERM = rubric.term_of(LAB)
 # Task 0's map and Tasks 1-2's solver (task isolation, pipeline.py).
 POSITION, SOLVER = FILE_OF_TASK[0], FILE_OF_TASK[1]
 

@@ -11,6 +11,7 @@ never a half-read lab.
 import configparser
 import functools
 import os
+import re
 import shlex
 from dataclasses import dataclass, field
 
@@ -317,6 +318,61 @@ def _limits(parser, path):
         if not values[key] > 0:
             _fail(where, f"{key} must be above 0")
     return values
+
+
+def term_text(path=PATH):
+    """The text of one definition standing alone: the file itself, or, for
+    a file that `extends` another, the other's text with this one's keys
+    put in place (comments kept, `extends` gone). What ships as a
+    package's tests/staff/lab.ini (grader/make-gradescope), so the package
+    grades the term of the definition it was made with."""
+    variant = configparser.ConfigParser(interpolation=None)
+    variant.optionxform = str
+    try:
+        with open(path, encoding="utf-8") as handle:
+            own = handle.read()
+        variant.read_string(own)
+    except (OSError, configparser.Error) as error:
+        _fail(path, f"cannot be read: {error}")
+    base = variant.get("lab", "extends", fallback="")
+    if not base:
+        return own
+    base_path = os.path.join(os.path.dirname(path), base)
+    with open(base_path, encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    changes = {(section, key): value for section in variant.sections()
+               for key, value in variant[section].items() if (section, key) != ("lab", "extends")}
+    out, section, skipping = [], None, False
+    for line in lines:
+        header = re.match(r"\[([^\]]+)\]\s*$", line)
+        if header:
+            out += _unplaced(changes, section)
+            section, skipping = header.group(1), False
+            out.append(line)
+            continue
+        if skipping and line[:1] in (" ", "\t") and line.strip():
+            continue            # a continuation line of a value replaced
+        skipping = False
+        key = re.match(r"([^\s#;=][^=]*?)\s*=", line)
+        if key and (section, key.group(1)) in changes:
+            value = changes.pop((section, key.group(1)))
+            out.append(f"{key.group(1)} = " + value.replace("\n", "\n    "))
+            skipping = True
+            continue
+        out.append(line)
+    out += _unplaced(changes, section)
+    for (section, key), value in sorted(changes.items()):
+        out += ["", f"[{section}]", f"{key} = " + value.replace("\n", "\n    ")]
+        changes.pop((section, key))
+    note = (f"# Generated from {os.path.basename(base_path)} with the keys of "
+            f"{os.path.basename(path)} in place (grader/gradelib/labdef.py, term_text).")
+    return note + "\n" + "\n".join(out) + "\n"
+
+
+def _unplaced(changes, section):
+    """The lines of keys of `section` that its text did not hold."""
+    keys = [k for (s, k) in changes if s == section]
+    return [f"{k} = " + changes.pop((section, k)).replace("\n", "\n    ") for k in keys]
 
 
 @functools.lru_cache(maxsize=None)

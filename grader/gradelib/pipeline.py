@@ -489,12 +489,7 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
 
 def _refuse_a_bad_rubric(rubric_path, all_tests):
     """Before any work: the rubric must place every test the run can produce."""
-    rubric.assign(rubric_path, all_tests + [f"build::{f}" for f in config.SUBMISSION_FILES]
-                  + [f"memory::task{t}" for t in config.TASKS]
-                  + [f"growth::task{t}" for t in config.TASKS]
-                  + ["timing::" + name for name in config.TIMED_SHAPES]
-                  + ([f"memo::task{config.LAB.memo.task}"] if config.LAB.memo is not None
-                     and config.LAB.memo.task in config.TASKS else []), **config.RUBRIC_TERM)
+    rubric.assign(rubric_path, rubric.every_test_id(all_tests, config.LAB), **config.RUBRIC_TERM)
 
 
 def run_phases(ctx, all_tests):

@@ -72,19 +72,59 @@ def task_of_pattern(pattern, file_tasks=None):
     return None
 
 
-def assign(path, test_ids, tasks=None, total=TOTAL, files=None):
+def term_of(lab):
+    """assign()'s arguments for the term of a lab definition (labdef.Lab)."""
+    return {"tasks": [t.number for t in lab.tasks], "total": sum(t.points for t in lab.tasks),
+            "files": lab.files, "task_points": {t.number: t.points for t in lab.tasks},
+            "timed_task": next((t.number for t in lab.tasks if t.timed), None)}
+
+
+def term_lines(path, tasks=None, files=None, task_points=None, timed_task=None):
+    """(point lines, exclude patterns) of the term: the lines of its tasks
+    and files, each task's lines scaled so that they add up to the task's
+    points in the definition (task_points {task: points}; timing::* lines
+    are the timed task's). The lines give a task's split; the definition
+    gives its points: a TA who changes a task's points edits lab.ini only."""
+    lines, excluded = parse(path)
+    if tasks is not None:
+        lines = [l for l in lines if task_of_pattern(l.pattern) in (None, *tasks)]
+    if files is not None:
+        lines = [l for l in lines if not l.pattern.startswith("build::") or l.pattern[7:] in files]
+    if task_points is None:
+        return lines, excluded
+
+    def task_of(line):
+        task = task_of_pattern(line.pattern)
+        return timed_task if task is None and line.pattern.startswith("timing::") else task
+
+    scaled = []
+    for line in lines:
+        task = task_of(line)
+        if task not in task_points:
+            scaled.append(line)       # build::FILE (0 points), or a line of no task
+            continue
+        weight = sum(l.points for l in lines if task_of(l) == task)
+        if weight <= 0:
+            raise RubricError(f"{path}: Task {task}'s lines have no points to share its "
+                              f"{task_points[task]:g} (lab.ini)")
+        scaled.append(Line(line.points * task_points[task] / weight, line.pattern, line.number))
+    return scaled, excluded
+
+
+def assign(path, test_ids, tasks=None, total=TOTAL, files=None, task_points=None, timed_task=None):
     """{test id: max points} for the graded tests among test_ids, in order.
 
     tasks: the task numbers of this term; a line whose pattern names another
     task (an optional task not switched on) is left out, so one rubric
     serves every choice of tasks. total: what the kept lines must add up to
     (the term's tasks' points, lab.ini); files: the term's submission
-    files, whose build::FILE lines alone are kept."""
-    lines, excluded = parse(path)
-    if tasks is not None:
-        lines = [l for l in lines if task_of_pattern(l.pattern) in (None, *tasks)]
-    if files is not None:
-        lines = [l for l in lines if not l.pattern.startswith("build::") or l.pattern[7:] in files]
+    files, whose build::FILE lines alone are kept; task_points: each task's
+    points in lab.ini, to which its lines are scaled (term_lines)."""
+    return _assign(path, test_ids, tasks, total, files, task_points, timed_task)[0]
+
+
+def _assign(path, test_ids, tasks, total, files, task_points, timed_task):
+    lines, excluded = term_lines(path, tasks, files, task_points, timed_task)
     graded = [t for t in test_ids if not any(fnmatch.fnmatchcase(t, p) for p in excluded)]
     owner = {}
     for test in graded:
@@ -102,4 +142,22 @@ def assign(path, test_ids, tasks=None, total=TOTAL, files=None):
     added = sum(line.points for line in lines)
     if abs(added - total) > 1e-9:
         raise RubricError(f"{path}: the points add up to {added:g}, not {total:g}")
-    return points
+    return points, lines, owner
+
+def every_test_id(harness_tests, lab):
+    """Every test id a grading of the term can produce: the harness's
+    (suite::test, from its runners or its sources) and the grader's own
+    (build::FILE, memory::taskN, growth::taskN, timing::SHAPE, memo::taskN)."""
+    tasks = [t.number for t in lab.tasks]
+    return (list(harness_tests) + [f"build::{f}" for f in lab.files]
+            + [f"memory::task{t}" for t in tasks] + [f"growth::task{t}" for t in tasks]
+            + ["timing::" + shape.name for shape in lab.shapes]
+            + ([f"memo::task{lab.memo.task}"] if lab.memo is not None and lab.memo.task in tasks else []))
+
+
+def explain(path, test_ids, tasks=None, total=TOTAL, files=None, task_points=None, timed_task=None):
+    """[(line, [(test id, points)])]: each kept line of the rubric (its
+    points scaled as assign() scales them) and the tests that share its
+    points, as assign() gives them (it raises the same errors)."""
+    points, lines, owner = _assign(path, test_ids, tasks, total, files, task_points, timed_task)
+    return [(line, [(t, points[t]) for t in points if owner[t] is line]) for line in lines]

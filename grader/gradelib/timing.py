@@ -163,7 +163,8 @@ def _test_result(entry):
         message = (f"solving {position} from an empty memo was stopped at its CPU budget ({budget}); "
                    "is every answer memoized, by both grundy_is_p_position and "
                    "grundy_is_n_position? (handout: handouts/grundy-lab.html#task-2-timing)")
-    elif outcome in ("crashed", "timed out", "malformed", "not started", "probe failed"):
+    elif outcome in ("crashed", "timed out", "malformed", "not started", "internal error",
+                     "probe failed"):
         flags.append("timeout" if outcome == "timed out" else "crash")
         message = f"solving {position}: {entry.get('message') or outcome}"
     status = "passed" if entry["passed"] else "failed"

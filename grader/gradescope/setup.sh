@@ -14,8 +14,9 @@
 #      the model solution from the grading's sandbox user but permissions,
 #      and the grader refuses to grade while they are reachable;
 #   5. grades the reference solution and fails the image build unless it
-#      scores full marks (the term's, from the rubric): a broken image is found now, not on a student's
-#      submission (AUTOGRADER_SKIP_SELFTEST=1 skips it).
+#      scores full marks: the term's, the points of the tasks that
+#      tests/staff/lab.ini switches on (a broken image is found now, not on a
+#      student's submission; AUTOGRADER_SKIP_SELFTEST=1 skips it).
 set -euo pipefail
 source_dir=$(cd "$(dirname "$0")" && pwd)
 
@@ -84,19 +85,23 @@ if [ -z "${AUTOGRADER_SKIP_SELFTEST:-}" ]; then
         echo "setup: the grader failed on the reference solution" >&2
         exit 1
     }
-    python3 - "$selftest/out/results.json" <<'PY'
+    python3 - "$selftest/out/results.json" "$source_dir/grader" <<'PY'
 import json
 import sys
+sys.path.insert(0, sys.argv[2])
+from gradelib import labdef
 result = json.load(open(sys.argv[1]))
 failing = [t["name"] for t in result["tests"] if t.get("status") != "passed"]
-full = sum(t.get("max_score", 0) for t in result["tests"])   # the term's, from the rubric
-if result["score"] + 1e-6 < full or full <= 0 or failing:
-    sys.exit(f"setup: the reference solution scored {result['score']}; failing: {failing}")
+full = sum(t.points for t in labdef.lab().tasks)   # the term's (lab.ini: [lab] tasks, points)
+graded = sum(t.get("max_score", 0) for t in result["tests"])
+if abs(result["score"] - full) > 1e-6 or abs(graded - full) > 1e-6 or failing:
+    sys.exit(f"setup: the reference solution scored {result['score']} of {graded:g}, not the "
+             f"term's {full:g}; failing: {failing}")
 # Coverage earns no points, so a score cannot show it lost: say it here.
 if not isinstance(result.get("extra_data", {}).get("coverage_line_percent"), (int, float)):
     sys.exit("setup: the reference solution graded without coverage (is gcovr installed and "
              "working? see the grader's log)")
-print(f"setup: the reference solution scores {result['score']:g}; "
+print(f"setup: the reference solution scores {result['score']:g} of the term's {full:g}; "
       f"sandbox: {result.get('extra_data', {}).get('sandbox')}")
 PY
 fi

@@ -6,6 +6,10 @@
  * code with any solution, or from hand-derived cases spelled out in the
  * comments. Every position a student's function returns is first checked
  * against the representation invariant.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task0::*'.
  */
 #include <stdio.h>
 #include <stdlib.h>

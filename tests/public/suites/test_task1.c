@@ -9,6 +9,10 @@
  * 20 to 50 times, they stop a few tokens sooner. Expected answers come from
  * the oracle's nim-values (a position is P iff the XOR of its heaps' values
  * is 0), a method that shares nothing with the recursive solver.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task1::*'.
  */
 #include <string.h>
 

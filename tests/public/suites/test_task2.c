@@ -15,6 +15,10 @@
  * hours on the timed heaps. Under valgrind (`make memcheck`) the timing
  * checks are skipped and every other heap is 6 tokens smaller, so that
  * the checks still finish in seconds for a solver without a memo.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task2::*'.
  */
 #include <stdlib.h>
 #include <string.h>

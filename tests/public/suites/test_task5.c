@@ -8,6 +8,10 @@
  * (oracle_moves), and it is a P-position (oracle_is_p, by nimbers). From a
  * P-position the only right answer is NULL. The memo checks count calls
  * of grundy_get_moves (expansion_counter.h), as Task 2's do.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task5::*'.
  */
 #include <string.h>
 

@@ -10,6 +10,10 @@
  * checks count calls of grundy_get_moves (expansion_counter.h); the
  * nimber memo is checked by CPU time against the oracle's plain mex, in
  * a child process (child_run.h, cpu_budget.h).
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task6::*'.
  */
 #include <stdlib.h>
 #include <string.h>

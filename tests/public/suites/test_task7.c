@@ -8,6 +8,10 @@
  * table up to 10^4 must be done within a CPU budget measured in this run
  * (cpu_budget.h), and on a thread whose stack is only 64 KiB, where a
  * recursion as deep as the table overflows.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task7::*'.
  */
 #include <stdint.h>
 #include <stdlib.h>

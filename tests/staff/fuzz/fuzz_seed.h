@@ -15,7 +15,7 @@
 /* One seed's figures and findings. */
 typedef struct {
     unsigned calls, answered, points, wrong, restarts;
-    unsigned failures[PROXY_NOT_STARTED + 1]; /* by proxy_failure kind */
+    unsigned failures[PROXY_FAILURE_KINDS]; /* by proxy_failure kind */
     unsigned problems;                         /* assertions that failed */
     double restart_seconds, stub_seconds;      /* where a seed's time goes */
     char doing[160];                           /* the call in progress, for a hang */

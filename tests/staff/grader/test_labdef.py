@@ -145,10 +145,27 @@ class Definition(unittest.TestCase):
         for name in sorted(os.listdir(boundary)):
             if name.endswith(".c"):
                 with open(os.path.join(boundary, name), encoding="utf-8") as handle:
-                    fallbacks += re.findall(r'env_seconds\("\w+",\s*([^)]+)\)', handle.read())
+                    fallbacks += re.findall(r'env_positive_number\("\w+",\s*([^)]+)\)', handle.read())
         self.assertTrue(fallbacks)
         for fallback in fallbacks:
             self.assertRegex(fallback.strip(), r"^GRADER_[A-Z_]+$")
+
+    def test_term_text_stands_alone(self):
+        # A package ships one lab.ini: the variant's keys merged into the
+        # base it extends define the same lab, comments and all kept.
+        base = labdef.DEFAULT_PATH
+        variant = os.path.join(os.path.dirname(base), "fixtures", "lab-all-tasks.ini")
+        text = labdef.term_text(variant)
+        self.assertNotIn("extends", text)
+        merged = labdef.load(self.write("lab.ini", text))
+        wanted = labdef.load(variant)
+        self.assertEqual([t.number for t in merged.tasks], [t.number for t in wanted.tasks])
+        self.assertNotEqual([t.number for t in merged.tasks], [t.number for t in labdef.load(base).tasks])
+        self.assertEqual(merged.limits, wanted.limits)
+        self.assertEqual(merged.shapes, wanted.shapes)
+        self.assertIn("# The tasks of this term, in order.", text)
+        with open(base, encoding="utf-8") as handle:
+            self.assertEqual(labdef.term_text(base), handle.read())
 
     def test_the_project_definition_loads(self):
         lab = labdef.load()

@@ -1,6 +1,6 @@
-"""The TA guide's points table (grader/gradelib/pointstable.py): generated
-from the definition and the rubric, its cells points summed per kind of
-test, and noticed when edited by hand or left behind by a rubric change."""
+"""The points table (grader/gradelib/pointstable.py, printed by grader/rubric
+--table): from the definition and the rubric, its cells points summed per
+kind of test and scaled to the task's points as the grader scales them."""
 
 import os
 import shutil
@@ -54,30 +54,23 @@ class PointsTable(unittest.TestCase):
         rubric_path = self.write("rubric.txt", "7 task0::*\n3 task0_hidden::*\n2 memory::task0\n"
                                  "1 build::grundy_position.c\n")
         rows = rows_of(pointstable.render(self.lab, rubric_path))
-        # public, hidden, timing, memory, other, total, optional
-        self.assertEqual(rows[self.lab.task(0).heading][:5], ["7", "3", "", "2", "1"])
+        # public, hidden, timing, memory, other, total, optional: the task's
+        # lines (7, 3, 2) scaled to its points; a build line keeps its own
+        points = self.lab.task(0).points
+        want = [f"{share * points / 12:.4g}" for share in (7, 3)] + ["", f"{2 * points / 12:.4g}", "1"]
+        self.assertEqual(rows[self.lab.task(0).heading][:5], want)
 
-    def test_a_table_edited_by_hand_or_stale_is_noticed_and_rewritten(self):
-        guide = self.write("guide.md", "# Guide\n\n" + pointstable.BEGIN + "\n" + pointstable.END + "\nafter\n")
-        self.assertIsNotNone(pointstable.up_to_date(self.lab, guide))
-        self.assertTrue(pointstable.write(self.lab, guide))
-        self.assertIsNone(pointstable.up_to_date(self.lab, guide))
-        self.assertFalse(pointstable.write(self.lab, guide))
-        with open(guide, encoding="utf-8") as handle:
-            text = handle.read()
-        self.assertTrue(text.endswith("\nafter\n"))
-        first = self.lab.task(0)
-        with open(guide, "w", encoding="utf-8") as handle:
-            handle.write(text.replace(f"| {first.heading} | ", f"| {first.heading} | 1", 1))
-        self.assertIn("labdef-gen docs", pointstable.up_to_date(self.lab, guide))
-        other = self.write("rubric.txt", "1 task0::*\n")
-        self.assertIsNotNone(pointstable.up_to_date(self.lab, guide, other))
-
-    def test_no_markers_is_an_error_not_a_crash(self):
-        guide = self.write("guide.md", "# Guide without a table\n")
-        self.assertIn("no generated points table", pointstable.up_to_date(self.lab, guide))
-        with self.assertRaises(pointstable.PointsTableError):
-            pointstable.write(self.lab, guide)
+    def test_changing_a_tasks_points_in_the_definition_alone_changes_its_row(self):
+        text = open(labdef.DEFAULT_PATH, encoding="utf-8").read()
+        moved = self.write("lab.ini", "[lab]\nextends = " + labdef.DEFAULT_PATH + "\n\n[task1]\npoints = 30\n")
+        try:
+            lab = labdef.load(moved)
+        except labdef.LabDefinitionError:
+            self.skipTest("a variant cannot set a task's points")
+        self.assertIn("points", text)
+        row = rows_of(pointstable.render(lab))[lab.task(1).heading]
+        self.assertEqual(row[-2], "30")
+        self.assertAlmostEqual(sum(float(c) for c in row[:-2] if c), 30)
 
     def test_a_bad_rubric_is_a_rubric_error(self):
         bad = self.write("rubric.txt", "seven task0::*\n")

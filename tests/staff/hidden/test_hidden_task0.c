@@ -12,6 +12,10 @@
  * (oracle_moves, oracle_format, oracle_canonicalize). Every position the
  * student's code returns is checked against the representation invariant
  * before it is compared.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task0_hidden::*'.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,6 +14,10 @@
  * Expected answers come from the oracle's nim-values (oracle_is_p), which
  * share nothing with a recursive solver; the hand-derived rule "pairs of
  * equal heaps cancel" is cross-checked against the oracle before use.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task1_hidden::*'.
  */
 #include <stdio.h>
 #include <string.h>

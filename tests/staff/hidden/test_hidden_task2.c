@@ -21,6 +21,10 @@
  * total of 15 to 24 tokens (15 to 20 for the first one a test solves, see
  * FIRST_MAX_TOTAL): milliseconds for a memoized solver; an unmemoized one
  * fails the first expansion check, right after its first query.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task2_hidden::*'.
  */
 #include <stdio.h>
 #include <string.h>

@@ -9,6 +9,10 @@
  * Expected answers: any legal move to a P-position is right, NULL is right
  * exactly from a P-position, both judged by move_check.h from the oracle.
  * Positions have at most 30 tokens: milliseconds for a memoized solver.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task5_hidden::*'.
  */
 #include <stdio.h>
 #include <string.h>

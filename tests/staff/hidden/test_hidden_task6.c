@@ -9,6 +9,10 @@
  * (oracle_nim_value), the reduced search's bound
  * (oracle_count_reachable_reduced), and the reduced heaps from
  * oracle_canonicalize with neighbouring equal heaps dropped in pairs.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task6_hidden::*'.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,10 @@
  * Linked into the same runner as tests/public/suites/test_task7.c, so every helper
  * here is static and no test name repeats one of the public suite. Every
  * value is compared with oracle_nim_value.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task7_hidden::*'.
  */
 #include <stdlib.h>
 #include <string.h>

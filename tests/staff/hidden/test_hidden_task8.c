@@ -8,6 +8,10 @@
  * here is static and no test name repeats one of the public suite.
  * Answers come from the oracle (oracle_is_p); expansion bounds from
  * oracle_count_reachable_nonterminal, as in Task 2's hidden suite.
+ *
+ * Points: the tests of this suite share their rubric line's points
+ * (grader/rubric.txt) equally, so a test added here takes a share from
+ * the others; see each one's: grader/rubric --explain 'task8_hidden::*'.
  */
 #include <stdio.h>
 #include <stdlib.h>
