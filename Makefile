@@ -225,7 +225,7 @@ $(GRADER_BUILD)/growth_probe: $(GRADER_BUILD)/boundary/growth_probe.o $(GRADER_B
 # submission's run is noticed.
 $(GRADER_BUILD)/tests.txt: $(GRADER_RUNNERS)
 	@for runner in $^; do $$runner --list; done | awk '/^[a-z0-9_]+: [0-9]+ tests?$$/ {suite=$$1; sub(":","",suite); next} \
-	    {name=$$NF; if (suite != "") print suite "::" name}' > $@.tmp && mv $@.tmp $@
+	    {name=$$NF; if (suite != "") print suite "::" name}' > $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 $(BOUNDARY_GEN) &: $(LABDEF)
 	grader/labdef-gen boundary $(GRADER_BUILD)/gen
