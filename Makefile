@@ -19,18 +19,18 @@ ifeq ($(origin CC),default)
 CC := gcc
 endif
 
-# The lab's definition (tests/staff/lab.ini): tasks, files, compile flags,
+# The lab's definition (grader/lab.ini): tasks, files, compile flags,
 # generated for make and C by grader/labdef-gen (remade when it changes).
 # LAB_INI names another definition (a file that `extends` lab.ini, as
 # make check's tests/staff/fixtures/lab-all-tasks.ini does); its builds go to
 # build/gen-NAME and build/grader-NAME, beside the default's.
-LAB_INI ?= $(or $(GRUNDY_LAB_DEFINITION),tests/staff/lab.ini)
-LAB_VARIANT := $(if $(filter $(abspath tests/staff/lab.ini),$(abspath $(LAB_INI))),,-$(basename $(notdir $(LAB_INI))))
+LAB_INI ?= $(or $(GRUNDY_LAB_DEFINITION),grader/lab.ini)
+LAB_VARIANT := $(if $(filter $(abspath grader/lab.ini),$(abspath $(LAB_INI))),,-$(basename $(notdir $(LAB_INI))))
 ifneq ($(LAB_VARIANT),)
 export GRUNDY_LAB_DEFINITION := $(abspath $(LAB_INI))
 endif
 GEN := build/gen$(LAB_VARIANT)
-LABDEF := $(sort $(LAB_INI) tests/staff/lab.ini) grader/gradelib/labdef.py grader/labdef-gen
+LABDEF := $(sort $(LAB_INI) grader/lab.ini) grader/gradelib/labdef.py grader/labdef-gen
 $(GEN)/lab.mk $(GEN)/lab_definition.h $(GEN)/lab_titles.txt &: $(LABDEF)
 	@grader/labdef-gen public $(GEN)
 include $(GEN)/lab.mk

@@ -4,7 +4,7 @@
  * Every failure of the student process ends the current test through
  * proxy_report_failure() with a sentence that names the call and its
  * position: "grundy_is_p_position({3=1, 19=1}) did not return within
- * N s", N being call_seconds (every limit: [limits] in tests/staff/lab.ini,
+ * N s", N being call_seconds (every limit: [limits] in grader/lab.ini,
  * through the generated grader_limits.h). The wall-clock limit of a call shrinks once calls of this
  * runner have timed out (counted in a file beside the runner's report), so
  * a submission that loops on many positions costs seconds, not minutes.
@@ -39,7 +39,7 @@
  * of the runner has lingered past its grace, how long the others get
  * (their report is lost anyway: the check could not run, which costs the
  * points): a destructor that spins costs seconds per grading, not per
- * test. These and every other limit: [limits] in tests/staff/lab.ini. */
+ * test. These and every other limit: [limits] in grader/lab.ini. */
 
 /* A position as the tests see it, and the handle of the student's own. */
 typedef struct {
@@ -726,7 +726,7 @@ static int *take_ints(wire_buffer *from, size_t *length)
     return values;
 }
 
-/* Every function of the API, generated from tests/staff/lab.ini. */
+/* Every function of the API, generated from grader/lab.ini. */
 #include "proxy_api.inc"
 
 /* position_list_free for the trusted side (the runners are linked with

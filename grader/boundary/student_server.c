@@ -148,7 +148,7 @@ static void forget_handle(const grundy_position *p)
 static void serve(uint32_t op, wire_buffer *in, wire_buffer *out)
 {
     switch (op) {
-#include "server_api.inc" /* one case per function of the API (tests/staff/lab.ini) */
+#include "server_api.inc" /* one case per function of the API (grader/lab.ini) */
     case OP_ALLOC_LIVE:
         wire_put_u64(out, alloc_live_blocks());
         break;

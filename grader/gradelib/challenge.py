@@ -2,7 +2,7 @@
 answers from an empty memo within a fixed CPU budget. Not part of the
 points: it goes to results.json's leaderboard and the class report.
 
-The budget is the lab's yardstick scaled (tests/staff/lab.ini,
+The budget is the lab's yardstick scaled (grader/lab.ini,
 [challenge]): `ratio` times the calibration solver's CPU time on heap
 `yardstick_heap`, measured by the trusted probe in the same run, so the
 figure compares across machines the way the timing checks do. The trusted

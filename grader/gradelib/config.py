@@ -13,7 +13,7 @@ RUBRIC = os.path.join(REPO, "grader", "rubric.txt")
 MAX_SOURCE_BYTES = 1 << 20
 
 # The lab itself (tasks, files, API, flags, timing) is defined once, in
-# tests/staff/lab.ini; these names are what the grader reads of it.
+# grader/lab.ini; these names are what the grader reads of it.
 LAB = labdef.lab()
 HEADERS = list(LAB.headers) + [h for h in LAB.task_headers() if h not in LAB.headers]
 SUBMISSION_FILES = LAB.files
@@ -46,7 +46,7 @@ CALIBRATION_RUNS = LAB.calibration_runs
 # wall-clock time the proxy waits (it shrinks once calls of a runner have
 # timed out, see grader/boundary/proxy.c), and the CPU rlimit of each
 # student process. Their home, and every other limit's: [limits] in
-# tests/staff/lab.ini (C reads them from the generated grader_limits.h).
+# grader/lab.ini (C reads them from the generated grader_limits.h).
 LIMITS = LAB.limits
 CALL_SECONDS = LIMITS["call_seconds"]
 STUDENT_CPU_SECONDS = LIMITS["student_cpu_seconds"]

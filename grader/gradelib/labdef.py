@@ -1,4 +1,4 @@
-"""The lab's definition (tests/staff/lab.ini), read once for Python.
+"""The lab's definition (grader/lab.ini), read once for Python.
 
 Everything the grader, the course tools and the generators need to know
 about the lab's tasks, API, points, timing and compile flags comes from
@@ -16,7 +16,7 @@ import shlex
 from dataclasses import dataclass, field
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-DEFAULT_PATH = os.path.join(REPO, "tests", "staff", "lab.ini")
+DEFAULT_PATH = os.path.join(REPO, "grader", "lab.ini")
 # Another definition for this process and what it starts (make check grades
 # with every optional task on): a file whose [lab] says `extends = FILE`
 # and changes what it names. The make variable LAB_INI sets it for builds.
@@ -119,7 +119,7 @@ class Lab:
     calibration_runs: int
     shapes: tuple
     public_positions: tuple = field(default_factory=tuple)
-    variant: str = ""         # "" for tests/staff/lab.ini, else the other file's name
+    variant: str = ""         # "" for grader/lab.ini, else the other file's name
     challenge: Challenge | None = None   # the leaderboard's challenge, if the lab has one
     limits: dict = field(default_factory=dict)   # [limits]: name -> number (LIMITS)
     memo: MemoCheck | None = None        # the memo check (growth.py), if the lab has one
@@ -324,7 +324,7 @@ def term_text(path=PATH):
     """The text of one definition standing alone: the file itself, or, for
     a file that `extends` another, the other's text with this one's keys
     put in place (comments kept, `extends` gone). What ships as a
-    package's tests/staff/lab.ini (grader/make-gradescope), so the package
+    package's grader/lab.ini (grader/make-gradescope), so the package
     grades the term of the definition it was made with."""
     variant = configparser.ConfigParser(interpolation=None)
     variant.optionxform = str
@@ -377,5 +377,5 @@ def _unplaced(changes, section):
 
 @functools.lru_cache(maxsize=None)
 def lab():
-    """The lab of tests/staff/lab.ini, read once per process."""
+    """The lab of grader/lab.ini, read once per process."""
     return load()

@@ -55,7 +55,7 @@ _uid_lock = None   # the open lock file of the uid this process holds
 _group = None      # this process's cgroup.Group, when root (see _grading_cgroup)
 SANDBOX_TMP_BYTES = 64 << 20   # each run's private /tmp (valgrind's temporary files, gcc's)
 # One grading of any submission ends within this many seconds of wall time
-# (Mode.start_clock; [limits] grading_wall_seconds in tests/staff/lab.ini).
+# (Mode.start_clock; [limits] grading_wall_seconds in grader/lab.ini).
 GRADING_WALL_SECONDS = labdef.lab().limits["grading_wall_seconds"]
 
 

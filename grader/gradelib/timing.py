@@ -2,7 +2,7 @@
 one yardstick, on positions drawn from the hidden seed.
 
 Run serially, after the suites, so nothing else of the grader's competes
-for the CPU. The yardstick is the students' own (tests/staff/lab.ini,
+for the CPU. The yardstick is the students' own (grader/lab.ini,
 [timing]): the calibration solver, timed by the trusted timing probe in its
 own process (--calibrate: the fastest of config.CALIBRATION_RUNS runs). The
 probe then starts a fresh student process for the one position, clears the

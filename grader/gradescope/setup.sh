@@ -15,7 +15,7 @@
 #      and the grader refuses to grade while they are reachable;
 #   5. grades the reference solution and fails the image build unless it
 #      scores full marks: the term's, the points of the tasks that
-#      tests/staff/lab.ini switches on (a broken image is found now, not on a
+#      grader/lab.ini switches on (a broken image is found now, not on a
 #      student's submission; AUTOGRADER_SKIP_SELFTEST=1 skips it).
 set -euo pipefail
 source_dir=$(cd "$(dirname "$0")" && pwd)

@@ -154,7 +154,7 @@ class Definition(unittest.TestCase):
         # A package ships one lab.ini: the variant's keys merged into the
         # base it extends define the same lab, comments and all kept.
         base = labdef.DEFAULT_PATH
-        variant = os.path.join(os.path.dirname(base), "fixtures", "lab-all-tasks.ini")
+        variant = os.path.join(labdef.REPO, "tests", "staff", "fixtures", "lab-all-tasks.ini")
         text = labdef.term_text(variant)
         self.assertNotIn("extends", text)
         merged = labdef.load(self.write("lab.ini", text))
