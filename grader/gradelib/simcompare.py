@@ -202,20 +202,22 @@ def programs(students, raw):
 
 
 def common_lines(owner, found, tokens, program, share):
-    """{file name: set of lines held by more than share of the programs with this kind of
-    file left to compare (and by at least COMMON_MIN_PROGRAMS)}, from the raw runs."""
+    """({file name: {common line: the other students holding it}}): the lines held by more
+    than share of the programs with this kind of file left to compare (and by at least
+    COMMON_MIN_PROGRAMS), from the raw runs."""
     holders = {name: {} for name in owner}
     for a, a_first, a_last, b, _, _, _ in found:
         if a in owner and b in owner and a != b:
             lines = holders[a]
             for line in range(a_first, a_last + 1):
-                lines.setdefault(line, set()).add(program[owner[b].name])
+                lines.setdefault(line, set()).add(owner[b].name)
     present = len({program[s.name] for name, s in owner.items() if tokens.get(name, 0) > 0})
     need = max(share * present, COMMON_MIN_PROGRAMS - 1)
     common = {}
     for name, lines in holders.items():
-        mine = program[owner[name].name]
-        common[name] = {line for line, others in lines.items() if len(others | {mine}) > need}
+        mine = owner[name].name
+        common[name] = {line: others for line, others in lines.items()
+                        if len({program[o] for o in others | {mine}}) > need}
     return common
 
 
@@ -258,7 +260,12 @@ def passages(kind, owner, found, common, program):
         groups.setdefault(root(node), []).append(node)
     result = []
     for nodes in groups.values():
-        holders = sorted({owner[name].name for name, _, _ in nodes})
+        holders = set()
+        for name, first, last in nodes:
+            holders.add(owner[name].name)
+            for line in range(first, last + 1):
+                holders |= common[name].get(line, set())
+        holders = sorted(holders)
         # shown: the longest block (first by student name on a tie)
         name, first, last = min(nodes, key=lambda n: (-(n[2] - n[1]), owner[n[0]].name, n[1]))
         result.append(Passage(kind, holders, len({program[h] for h in holders}), (owner[name].name, first, last)))
@@ -299,14 +306,14 @@ def compare(students, workdir, min_run=MIN_RUN, common_share=COMMON_SHARE):
     for student in students:
         student.program = program.get(student.name)
     for kind, owner, given, tokens, found in kinds:
-        common = {name: set() for name in owner}
+        common = {name: {} for name in owner}
         if common_share is not None and common_share < 1:
             common = common_lines(owner, found, tokens, program, common_share)
         if any(common.values()):
             found_passages += passages(kind, owner, found, common, program)
             for name, student in owner.items():
-                student.common[kind] = common[name]
-                _write(os.path.join(workdir, name), blank(student.texts[kind], given[name] | common[name]))
+                student.common[kind] = set(common[name])
+                _write(os.path.join(workdir, name), blank(student.texts[kind], given[name] | set(common[name])))
             tokens, found = parse(sim([*options, *owner], workdir))
         _record(final, owner, found, kind)
         for name, student in owner.items():
