@@ -36,6 +36,15 @@ blanked as the given code is, and the files compared again; that second
 comparison gives the pairs' scores. The grain is the line: a run's first
 and last lines are blanked whole.
 
+Two run lengths: common passages are found with runs of MIN_RUN tokens (a
+passage must be long to count as shared guidance), and pairs are scored,
+once the common passages are gone, with runs of SCORE_RUN tokens. Dead
+code inserted every few statements cuts a copy's runs to 20-30 tokens; on
+the test bed (tests/staff/ops/check-similarity) scoring at 24 missed such
+a copy of the most guided solution (10.9%), at 20 it scores 38.8%, and
+the highest pair of independent solutions 30.2%; at 16 or 18, dozens of
+independent pairs pass the floor.
+
 Percentages: sim_c -e -a compares each ordered pair of files in isolation,
 and the runs of A against B do not overlap in A, so "A in B" is the tokens
 of A's runs against B (both kinds) over all of A's tokens (both kinds,
@@ -55,6 +64,7 @@ from . import config
 
 SIM = "sim_c"
 MIN_RUN = 24            # sim_c's own default: shorter shared runs are common idioms, not copying
+SCORE_RUN = 20          # once the common passages are removed, pairs are scored with runs this long
 GIVEN_RUN = 12          # a signature with its brace is about 10-15 tokens; given code is removed at this grain
 COMMON_SHARE = 0.3      # a passage in more than 30% of the class's programs is guided, not copied
 COMMON_MIN_PROGRAMS = 3  # and never fewer than this many programs hold a common passage
@@ -272,12 +282,15 @@ def passages(kind, owner, found, common, program):
     return result
 
 
-def compare(students, workdir, min_run=MIN_RUN, common_share=COMMON_SHARE):
+def compare(students, workdir, min_run=MIN_RUN, common_share=COMMON_SHARE, score_run=SCORE_RUN):
     """Fills each student's .given and .common ({file: set of lines}), .tokens
     (comparable tokens, both files, given code and common passages removed),
     .raw_tokens (given code removed) and .program (its program number); returns
     ([Pair] for every two students with a file read, in name order; [Passage], the
-    common passages). common_share None or >= 1: no common passage is removed."""
+    common passages). common_share None or >= 1: no common passage is removed. The raw
+    scores and the common passages come from runs of min_run tokens, the scores from runs
+    of score_run tokens (the raw comparison is reused when nothing is common and
+    score_run == min_run)."""
     raw, final, found_passages = _Found(), _Found(), []
     for student in students:
         student.given, student.common, student.tokens, student.raw_tokens = {}, {}, 0, 0
@@ -314,7 +327,9 @@ def compare(students, workdir, min_run=MIN_RUN, common_share=COMMON_SHARE):
             for name, student in owner.items():
                 student.common[kind] = set(common[name])
                 _write(os.path.join(workdir, name), blank(student.texts[kind], given[name] | set(common[name])))
-            tokens, found = parse(sim([*options, *owner], workdir))
+        if any(common.values()) or score_run != min_run:
+            scoring = ["-n", "-e", "-a", "-s", "-r", str(score_run), "-w", WIDTH]
+            tokens, found = parse(sim([*scoring, *owner], workdir))
         _record(final, owner, found, kind)
         for name, student in owner.items():
             student.tokens += tokens.get(name, 0)

@@ -33,7 +33,8 @@ Python 3.10+ standard library only.
 
 import statistics
 
-FLOOR = 30.0     # percent: honest pairs of this lab keep under 20% once common passages are removed
+FLOOR = 35.0     # percent: on the test bed, independent pairs reach 30.2% once common passages are
+                 # removed, disguised copies 38.8% at the least (tests/staff/ops/check-similarity)
 FENCE_K = 1.5    # Tukey's multiplier: beyond Q3 + 1.5 IQR is an outlier
 
 

@@ -168,8 +168,9 @@ def index_html(pairs, students, rule, min_run, pages, passages=(), common_share=
              f"{len(compared)} students compared</p>",
              f"<p><strong>{_e(CAUTION)}</strong></p>",
              f'<p class="small">Compared by Debian\'s similarity-tester (sim_c), which reads C as '
-             f"tokens, so renaming and reformatting do not hide a copy; runs of at least {min_run} "
-             "tokens count; each file is compared with the same file of the other student; the code "
+             f"tokens, so renaming and reformatting do not hide a copy; runs of at least {min_run[0]} "
+             f"tokens count for the raw scores and the common passages, runs of at least {min_run[1]} "
+             "for the scores once the common passages are removed; each file is compared with the same file of the other student; the code "
              "given in the stubs and the <a href=\"#common\">common passages</a> are removed first. "
              "A in B is the share of A's tokens found in B; a pair's score is the larger of the two; "
              "the raw score is the same with only the given code removed. Every pair is in "
