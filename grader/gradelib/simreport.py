@@ -5,17 +5,25 @@ temporary directory that then replaces similarity-pairs/ by renames):
 
   similarity.csv     one row per pair of compared students, highest score
                      first: student_a, student_b, score (the larger of the
-                     two percentages), a_in_b and b_in_a (percent of each
-                     one's tokens found in the other), tokens_a, tokens_b
-                     (comparable tokens, given code removed), runs
+                     two percentages, given code and common passages
+                     removed), a_in_b and b_in_a (percent of each one's
+                     tokens found in the other), raw_score, raw_a_in_b,
+                     raw_b_in_a (the same with only the given code removed),
+                     flagged ("yes" or ""), why (how the rule decided, for
+                     every pair), tokens_a, tokens_b (comparable tokens, given
+                     code and common passages removed), runs
                      ("position:12-40=15-43[96]; ...": file, A's lines, B's
-                     lines, tokens); then one row per skipped file, with only
-                     student_a and skipped ("grundy_solver.c: empty").
-  similarity.html    the pairs at or above the threshold, each linking its
-                     page; every student's highest match; the skipped files.
+                     lines, tokens, after removal); then one row per skipped
+                     file, with only student_a and skipped
+                     ("grundy_solver.c: empty").
+  similarity.html    the rule and this class's numbers (quartiles, fence,
+                     floor); the flagged pairs, each with its scores, how it
+                     was decided and a link to its page; the common passages
+                     that were ignored, with how many submissions hold each;
+                     every student's highest match; the skipped files.
   similarity-pairs/N.html
                      the two students' files side by side, shared runs
-                     highlighted, given code greyed out.
+                     highlighted, given code and common passages greyed out.
 
 Everything from a submission is sanitized and HTML-escaped; no JavaScript;
 a Content-Security-Policy forbids scripts anyway.
@@ -31,7 +39,7 @@ import os
 import shutil
 import tempfile
 
-from . import config, reports
+from . import config, reports, simcompare
 
 PAGES_DIR = "similarity-pairs"
 MAX_PAGES = 500          # pair pages at most (the highest scores): a class of copies must not write 20,000
@@ -52,6 +60,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .side pre>span{display:block;min-height:1.35em}
 .m{background:#ffd9a8}
 .g{color:#999}
+.c{color:#999;background:#eef}
 .n{color:#888;user-select:none}
 """
 
@@ -93,16 +102,18 @@ def skipped_rows(students):
     return [(s.name, file, why) for s in students for file, why in sorted(s.skipped.items())]
 
 
-def similarity_csv(pairs, students):
+def similarity_csv(pairs, students, rule):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student_a", "student_b", "score", "a_in_b", "b_in_a", "tokens_a", "tokens_b", "runs",
-                     "skipped"])
+    writer.writerow(["student_a", "student_b", "score", "a_in_b", "b_in_a", "raw_score", "raw_a_in_b",
+                     "raw_b_in_a", "flagged", "why", "tokens_a", "tokens_b", "runs", "skipped"])
     tokens = {s.name: s.tokens for s in students}
     for p in ranked(pairs):
-        writer.writerow([p.a, p.b, p.score, p.a_in_b, p.b_in_a, tokens[p.a], tokens[p.b], _runs_text(p), ""])
+        writer.writerow([p.a, p.b, p.score, p.a_in_b, p.b_in_a, p.raw_score, p.raw_a_in_b, p.raw_b_in_a,
+                         "yes" if rule.flagged(p.score) else "", rule.why(p.score), tokens[p.a], tokens[p.b],
+                         _runs_text(p), ""])
     for name, file, why in skipped_rows(students):
-        writer.writerow([name, "", "", "", "", "", "", "", f"{file}: {why}"])
+        writer.writerow([name, "", "", "", "", "", "", "", "", "", "", "", "", f"{file}: {why}"])
     return buffer.getvalue()
 
 
@@ -116,28 +127,72 @@ def highest(pairs):
     return best
 
 
-def index_html(pairs, students, threshold, min_run, pages):
-    flagged = [p for p in ranked(pairs) if p.score >= threshold]
+MAX_PASSAGE_LINES = 40    # a common passage is shown up to this many lines
+
+
+def _passage_text(passage, by_name):
+    name, first, last = passage.shown
+    rows = by_name[name].texts[passage.kind].split("\n")[first - 1:min(last, first + MAX_PASSAGE_LINES - 1)]
+    more = f"\n... ({last - first + 1} lines in all)" if last - first + 1 > MAX_PASSAGE_LINES else ""
+    return f"<pre>{_e(chr(10).join(rows))}{_e(more)}</pre>"
+
+
+def common_section(passages, students, common_share):
+    compared = {kind: sum(1 for s in students if kind in s.texts) for kind in config.SUBMISSION_FILES}
+    parts = ['<h2 id="common">Common passages (ignored)</h2>']
+    if common_share is None or common_share >= 1:
+        return parts + ["<p>Common passages were not removed (--common-share 1).</p>"]
+    parts.append(f"<p>A passage held by more than {common_share:g} of the programs that have this file (and "
+                 f"by at least {simcompare.COMMON_MIN_PROGRAMS}) follows from the handout, not from copying, so "
+                 "it was removed from every file that holds it, like the given code, before the pairs were "
+                 "scored. Programs, not submissions, are counted: submissions whose raw score is at least "
+                 f"{simcompare.SAME_PROGRAM:g}% count as one program, so a group of copies cannot make its own "
+                 "code common. Each passage is shown as one submission wrote it; the pair pages grey it out. "
+                 "The raw score (before this removal) is kept for every pair in the tables and the CSV.</p>")
+    if not passages:
+        return parts + ["<p>No passage is held by that many submissions.</p>"]
+    by_name = {s.name: s for s in students}
+    rows = []
+    for p in passages:
+        name, first, last = p.shown
+        rows.append([_e(p.kind), f"{len(p.holders)} of {compared[p.kind]} submissions ({p.programs} programs)",
+                     f"{_e(name)}, lines {first}-{last}", _passage_text(p, by_name)])
+    return parts + [_table(["file", "held by", "shown from", "passage"], rows)]
+
+
+def index_html(pairs, students, rule, min_run, pages, passages=(), common_share=None):
+    flagged = [p for p in ranked(pairs) if rule.flagged(p.score)]
     compared = [s for s in students if s.texts]
     parts = ["<h1>Grundy lab: similarity report</h1>",
-             f'<p class="lead">{len(flagged)} of {len(pairs)} pairs at or above {threshold:g}%; '
+             f'<p class="lead">{len(flagged)} of {len(pairs)} pairs flagged; '
              f"{len(compared)} students compared</p>",
              f"<p><strong>{_e(CAUTION)}</strong></p>",
              f'<p class="small">Compared by Debian\'s similarity-tester (sim_c), which reads C as '
-             f"tokens, so renaming and reformatting do not hide a copy; runs of at least {min_run} "
-             "tokens count; each file is compared with the same file of the other student; the code "
-             "given in the stubs is removed first. A in B is the share of A's tokens found in B; a "
-             "pair's score is the larger of the two. Every pair is in "
+             f"tokens, so renaming and reformatting do not hide a copy; runs of at least {min_run[0]} "
+             f"tokens count for the raw scores and the common passages, runs of at least {min_run[1]} "
+             "for the scores once the common passages are removed; each file is compared with the same file of the other student; the code "
+             "given in the stubs and the <a href=\"#common\">common passages</a> are removed first. "
+             "A in B is the share of A's tokens found in B; a pair's score is the larger of the two; "
+             "the raw score is the same with only the given code removed. Every pair is in "
              '<a href="similarity.csv">similarity.csv</a>.</p>',
-             f'<h2 id="pairs">Pairs at or above {threshold:g}%</h2>']
+             '<h2 id="rule">How pairs are flagged</h2>',
+             f"<p>{_e(rule.text())}</p>",
+             f'<p class="small">Quartiles of the {rule.pairs} pair scores: Q1 {rule.q1:g}%, Q3 {rule.q3:g}%. '
+             "Honest solutions of a guided lab all look somewhat alike, so the rule asks which pairs stand "
+             "out from this class, not which pass a fixed number; the floor keeps a class of honest "
+             "solutions, whose scores are mostly 0 once the common passages are gone, from flagging "
+             "small matches.</p>",
+             '<h2 id="pairs">Flagged pairs</h2>']
     rows = []
     for p in flagged:
         page = pages.get((p.a, p.b))
         link = f'<a href="{PAGES_DIR}/{page}">side by side</a>' if page else "(not written: too many pairs)"
-        rows.append([f"{p.score:g}%", _e(p.a), _e(p.b), f"{p.a_in_b:g}%", f"{p.b_in_a:g}%",
-                     str(len(p.runs)), link])
-    parts.append(_table(["score", "A", "B", "A in B", "B in A", "runs", "view"], rows, numeric={0, 3, 4, 5})
-                 if rows else "<p>No pair reaches the threshold.</p>")
+        rows.append([f"{p.score:g}%", f"{p.raw_score:g}%", _e(p.a), _e(p.b), f"{p.a_in_b:g}%", f"{p.b_in_a:g}%",
+                     str(len(p.runs)), _e(rule.why(p.score)), link])
+    parts.append(_table(["score", "raw", "A", "B", "A in B", "B in A", "runs", "decided", "view"], rows,
+                        numeric={0, 1, 4, 5, 6})
+                 if rows else "<p>No pair is flagged.</p>")
+    parts += common_section(passages, students, common_share)
     parts.append('<h2 id="students">Highest match per student</h2>')
     best = highest(pairs)
     order = sorted(best, key=lambda name: (-best[name][0], name))
@@ -157,6 +212,7 @@ def _code(student, kind, lines, prefix):
     if text is None:
         return f"<p>{_e(student.skipped.get(kind, 'not read'))}</p>"
     given = student.given.get(kind, set())
+    common = getattr(student, "common", {}).get(kind, set())
     out = []
     for number, row in enumerate(text.split("\n"), 1):
         css, title = "", ""
@@ -164,20 +220,24 @@ def _code(student, kind, lines, prefix):
             css, title = ' class="m"', f' title="run {", ".join(map(str, sorted(lines[number])))}"'
         elif number in given:
             css, title = ' class="g"', ' title="given code (removed before comparing)"'
+        elif number in common:
+            css, title = ' class="c"', ' title="common to many submissions (removed before scoring)"'
         out.append(f'<span id="{prefix}{number}"{css}{title}><span class="n">{number:5d} </span>'
                    f"{_e(row) or ' '}</span>")
     return "<pre>" + "".join(out) + "</pre>"
 
 
-def pair_html(pair, a, b, threshold):
+def pair_html(pair, a, b, rule):
     runs = sorted(pair.runs.values(), key=lambda r: (config.SUBMISSION_FILES.index(r.kind), r.a_first, r.b_first))
     parts = [f"<h1>{_e(a.name)} and {_e(b.name)}</h1>",
              f'<p class="lead">score {pair.score:g}%: {pair.a_in_b:g}% of {_e(a.name)} is in '
-             f"{_e(b.name)}, {pair.b_in_a:g}% of {_e(b.name)} is in {_e(a.name)}</p>",
+             f"{_e(b.name)}, {pair.b_in_a:g}% of {_e(b.name)} is in {_e(a.name)} (raw score "
+             f"{pair.raw_score:g}%)</p>",
+             f"<p>Flagged: {_e(rule.why(pair.score))}. {_e(rule.text())}</p>",
              f"<p><strong>{_e(CAUTION)}</strong></p>",
-             f'<p class="small"><a href="../similarity.html">Back to the report</a> (threshold '
-             f"{threshold:g}%). Highlighted: the runs both share; grey: code given in the stubs, "
-             "not compared.</p>"]
+             '<p class="small"><a href="../similarity.html">Back to the report</a>. Highlighted: the runs '
+             "both share (after removal); grey: code given in the stubs, not compared; grey on blue: "
+             "passages common to many submissions, not scored.</p>"]
     rows = []
     for i, r in enumerate(runs, 1):
         k = config.SUBMISSION_FILES.index(r.kind)
@@ -211,18 +271,18 @@ def _swap_in(out_dir, built):
         shutil.rmtree(trash, ignore_errors=True)
 
 
-def write(out_dir, pairs, students, threshold, min_run):
-    """Writes the three parts of the report into out_dir."""
+def write(out_dir, pairs, students, rule, min_run, passages=(), common_share=None):
+    """Writes the three parts of the report into out_dir; rule: a simflags.Rule."""
     os.makedirs(out_dir, exist_ok=True)
     by_name = {s.name: s for s in students}
     pages = {}
     built = tempfile.mkdtemp(prefix=f".{PAGES_DIR}.new-", dir=out_dir)
     try:
         os.chmod(built, 0o755)
-        flagged = [p for p in ranked(pairs) if p.score >= threshold][:MAX_PAGES]
+        flagged = [p for p in ranked(pairs) if rule.flagged(p.score)][:MAX_PAGES]
         for number, p in enumerate(flagged, 1):
             name = f"{number:04d}.html"
-            page = pair_html(p, by_name[p.a], by_name[p.b], threshold)
+            page = pair_html(p, by_name[p.a], by_name[p.b], rule)
             # the directory is new and only renamed into place when complete: no per-file rename
             with open(os.path.join(built, name), "w", encoding="utf-8") as handle:
                 handle.write(page)
@@ -233,6 +293,6 @@ def write(out_dir, pairs, students, threshold, min_run):
         if built is not None:
             with contextlib.suppress(OSError):
                 shutil.rmtree(built)
-    reports.write_atomic(out_dir, "similarity.csv", similarity_csv(pairs, students).encode("utf-8"))
-    page = index_html(pairs, students, threshold, min_run, pages)
+    reports.write_atomic(out_dir, "similarity.csv", similarity_csv(pairs, students, rule).encode("utf-8"))
+    page = index_html(pairs, students, rule, min_run, pages, passages, common_share)
     reports.write_atomic(out_dir, "similarity.html", page.encode("utf-8"))
