@@ -105,8 +105,8 @@ LAB_TEST(task8_hidden, deep_random_positions_on_a_smaller_stack)
                    deep_position_moves(&d));
         bool is_p, expected = deep_position_is_p(&d);
         memcpy(&is_p, r.result, sizeof is_p);
-        LAB_EXPECT(is_p == expected, SECTION_STACK, "grundy_stack_is_p(%s) returned %s; it is an %s-position",
-                   text, is_p ? "true" : "false", expected ? "P" : "N");
+        LAB_EXPECT(is_p == expected, SECTION_STACK, "grundy_stack_is_p(%s) returned %s; it is %s",
+                   text, is_p ? "true" : "false", lab_outcome_text(expected));
     }
 }
 
