@@ -744,6 +744,15 @@ size_t alloc_live_blocks(void)
     return (size_t)ask_number(OP_ALLOC_LIVE, "counting the live allocations");
 }
 
+/* Read by Task 1's leak test, which then counts the move lists alone and
+ * calls no Task 2 function; a figure like the count above (the same gate:
+ * the student process could forge it). */
+size_t alloc_live_blocks_from_moves(void)
+{
+    proxy_note_figure("live_allocations");
+    return (size_t)ask_number(OP_ALLOC_LIVE_FROM_MOVES, "counting the live blocks grundy_get_moves allocated");
+}
+
 size_t alloc_blocks_of_a_returned_array(void)
 {
     return 0; /* put_ints in the student process frees what it sends */

@@ -152,6 +152,9 @@ static void serve(uint32_t op, wire_buffer *in, wire_buffer *out)
     case OP_ALLOC_LIVE:
         wire_put_u64(out, alloc_live_blocks());
         break;
+    case OP_ALLOC_LIVE_FROM_MOVES:
+        wire_put_u64(out, alloc_live_blocks_from_moves());
+        break;
     case OP_EXPANSIONS:
         wire_put_u64(out, expansions());
         break;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc_tracker.h"
 #include "lab_definition.h"
 #include "lab_support.h"
 #include "lab_todo.h"
@@ -154,14 +155,19 @@ static const char *heap_list(const int *heaps, size_t n)
     return list;
 }
 
+/* lab_trace for the steps of building a position: recorded as the last
+ * step, but not as the last call (see last_call below), which a crash
+ * while building names too. */
+static void trace_building(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
 grundy_position *lab_build(const int *heaps, size_t n)
 {
-    lab_trace("grundy_new(0), to build a position from the heaps [%s]", heap_list(heaps, n));
+    trace_building("grundy_new(0), to build a position from the heaps [%s]", heap_list(heaps, n));
     grundy_position *p = grundy_new(0);
     LAB_EXPECT(p != NULL, SECTION_MAP, "grundy_new(0) returned NULL; it must return an empty position");
     for (size_t i = 0; i < n; i++) {
-        lab_trace("grundy_add_heap(p, %d), adding heap %zu of [%s] to grundy_new(0)", heaps[i],
-                  i + 1, heap_list(heaps, n));
+        trace_building("grundy_add_heap(p, %d), adding heap %zu of [%s] to grundy_new(0)", heaps[i],
+                       i + 1, heap_list(heaps, n));
         grundy_add_heap(p, heaps[i]);
     }
     return p;
@@ -213,6 +219,27 @@ size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, cons
             heaps[n++] = e.height;
     }
     return n;
+}
+
+void lab_expect_owned_result(const grundy_position *result, const char *call, const char *section)
+{
+    if (result == NULL || alloc_block_state == NULL)
+        return;
+    alloc_state state = alloc_block_state(result);
+    char call_text[512]; /* `call` may be lab_format's buffer, which the message reuses */
+    snprintf(call_text, sizeof call_text, "%s", call);
+    call = call_text;
+    LAB_EXPECT(state != ALLOC_FREED_FROM_MOVES, section,
+               "%s returned a position that was already freed: one of the positions of its move "
+               "list, freed with the list by position_list_free. The caller owns the result and "
+               "frees it, so it must be a copy: return grundy_copy(moves->items[i]), then free "
+               "the list",
+               call);
+    LAB_EXPECT(state == ALLOC_LIVE, section,
+               "%s returned a position that is not a live heap block (already freed, or never "
+               "allocated with malloc): the caller owns the result and frees it, so return a new "
+               "position (grundy_copy of the one you chose)",
+               call);
 }
 
 const char *lab_position_text(const grundy_position *p, const char *what)
@@ -568,11 +595,24 @@ bool lab_skip_timing(const char *suite)
  * assembles its text from fixed strings. */
 
 static char last_step[768];
+/* The last step that was not building a position: when a crash happens
+ * while building one (in malloc or free, which find a corrupted heap only
+ * then), the call before, which corrupted it, is named too. */
+static char last_call[768];
 static bool test_finished;
 static char crash_report_path[4096]; /* "" means stderr */
 static pid_t test_process;
 
 void lab_trace(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(last_step, sizeof last_step, format, args);
+    va_end(args);
+    memcpy(last_call, last_step, sizeof last_call);
+}
+
+static void trace_building(const char *format, ...)
 {
     va_list args;
     va_start(args, format);
@@ -640,6 +680,13 @@ static void write_crash_report(const char *what, const char *next)
     if (last_step[0] != '\0') {
         used = append(line, used, sizeof line, " during its last step, ");
         used = append(line, used, sizeof line, last_step);
+    }
+    if (last_call[0] != '\0' && strcmp(last_call, last_step) != 0) {
+        used = append(line, used, sizeof line, " (after ");
+        used = append(line, used, sizeof line, last_call);
+        used = append(line, used, sizeof line, ": a write past the end of a block or into freed "
+                                               "memory is often found only at a later malloc or "
+                                               "free, so that call may be the one at fault)");
     }
     used = append(line, used, sizeof line, ". ");
     used = append(line, used, sizeof line, next);
@@ -710,12 +757,14 @@ void lab_test_finished(void)
 {
     test_finished = true;
     last_step[0] = '\0';
+    last_call[0] = '\0';
 }
 
 void lab_test_begin(const char *test)
 {
     snprintf(test_name, sizeof test_name, "%s", test);
     last_step[0] = '\0';
+    last_call[0] = '\0';
     test_finished = false;
     memo_cleared = false;
     lab_set_message_suffix("");
