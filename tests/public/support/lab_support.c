@@ -105,6 +105,12 @@ static bool stub_reached_in_passing(const char *function)
  * the pointer. */
 static bool memo_cleared;
 
+/* The same for the clears of Part 2's own memos (traced_api.h): the name
+ * of the last one called after a call of another traced function in this
+ * test (a clear before any work frees nothing that could be misused). */
+static bool traced_work;
+static const char *cleared_after_work;
+
 void lab_memo_clear(void)
 {
     lab_trace("grundy_memo_clear()");
@@ -599,6 +605,9 @@ static char last_step[768];
  * while building one (in malloc or free, which find a corrupted heap only
  * then), the call before, which corrupted it, is named too. */
 static char last_call[768];
+/* Whether last_step was written by the test's own lab_trace (and not yet
+ * used by a traced call of the function it names: lab_trace_call). */
+static bool last_step_explicit;
 static bool test_finished;
 static char crash_report_path[4096]; /* "" means stderr */
 static pid_t test_process;
@@ -610,6 +619,43 @@ void lab_trace(const char *format, ...)
     vsnprintf(last_step, sizeof last_step, format, args);
     va_end(args);
     memcpy(last_call, last_step, sizeof last_call);
+    last_step_explicit = true;
+}
+
+void lab_trace_call(const char *name, const char *format, ...)
+{
+    size_t length = strlen(name);
+    if (strstr(name, "_clear") == NULL)
+        traced_work = true;
+    else if (traced_work && strcmp(name, "grundy_memo_clear") != 0)
+        cleared_after_work = name;
+    if (last_step_explicit && strncmp(last_step, name, length) == 0 && last_step[length] == '(') {
+        last_step_explicit = false; /* the test described this call in its own words */
+        return;
+    }
+    va_list args;
+    va_start(args, format);
+    vsnprintf(last_step, sizeof last_step, format, args);
+    va_end(args);
+    memcpy(last_call, last_step, sizeof last_call);
+    last_step_explicit = false;
+}
+
+const char *lab_trace_text(const grundy_position *p)
+{
+    if (p == NULL)
+        return "NULL";
+    int heaps[LAB_MAX_HEAPS];
+    size_t n = 0;
+    bool valid = p->size <= p->capacity && (p->size == 0 || p->entries != NULL);
+    for (size_t i = 0; valid && i < p->size; i++) {
+        heap_count e = p->entries[i];
+        valid = e.height >= 3 && e.count >= 1 && (i == 0 || p->entries[i - 1].height < e.height) &&
+                n + (size_t)e.count <= LAB_MAX_HEAPS;
+        for (int k = 0; valid && k < e.count; k++)
+            heaps[n++] = e.height;
+    }
+    return valid ? lab_heaps_text(heaps, n) : "a position";
 }
 
 static void trace_building(const char *format, ...)
@@ -618,6 +664,7 @@ static void trace_building(const char *format, ...)
     va_start(args, format);
     vsnprintf(last_step, sizeof last_step, format, args);
     va_end(args);
+    last_step_explicit = false;
 }
 
 static const char *signal_words(int sig)
@@ -727,8 +774,17 @@ static void on_fatal_signal(int sig)
             append(next, 0, sizeof next, "Run `make memcheck` (valgrind names the line of the bad "
                                          "access) or `make test SAN=1` (AddressSanitizer stops at it)");
         }
-        if (memo_cleared)
+        if (memo_cleared) {
             append(next, strlen(next), sizeof next, after_clear_hint());
+        } else if (cleared_after_work != NULL) {
+            size_t used = strlen(next);
+            used = append(next, used, sizeof next, ". ");
+            used = append(next, used, sizeof next, cleared_after_work);
+            append(next, used, sizeof next, "() was called earlier in this test: a clear that frees "
+                                            "a table but keeps its pointer, size or capacity makes "
+                                            "the next call work in freed or missing memory. After "
+                                            "freeing, set the pointer to NULL and the counts to 0");
+        }
         write_crash_report(signal_words(sig), next);
     }
     struct sigaction fallback = {.sa_handler = SIG_DFL};
@@ -767,6 +823,8 @@ void lab_test_begin(const char *test)
     last_call[0] = '\0';
     test_finished = false;
     memo_cleared = false;
+    traced_work = false;
+    cleared_after_work = NULL;
     lab_set_message_suffix("");
     test_process = getpid();
     const char *summary = getenv("LAB_SUMMARY_FILE");

@@ -194,4 +194,7 @@ bool lab_under_valgrind(void);
  * failure can be reproduced by rerunning the test. */
 unsigned lab_random(unsigned *state);
 
+/* Every call of the memo and Part 2 functions, traced (see the file). */
+#include "traced_api.h"
+
 #endif /* LAB_SUPPORT_H */
