@@ -621,6 +621,14 @@ static grundy_position *take_position(wire_buffer *reply)
     uint64_t flags = wire_take_u64(reply);
     if (reply->bad || (flags & POSITION_NULL))
         return NULL;
+    if (flags & (POSITION_FREED_MOVE | POSITION_NOT_LIVE))
+        fail(PROXY_MALFORMED, "%s returned a position that was already freed%s", call_text,
+             (flags & POSITION_FREED_MOVE)
+                 ? ": one of the positions of a move list, freed with the list by position_list_free. "
+                   "The caller owns the result and frees it, so it must be a copy: return "
+                   "grundy_copy(moves->items[i]), then free the list"
+                 : " (or was never allocated with malloc): the caller owns the result and frees it, so "
+                   "return a new position");
     uint64_t size = wire_take_u64(reply), capacity = wire_take_u64(reply);
     uint64_t sent = wire_take_u64(reply);
     if (handle == 0 || handle > (1u << 24) || sent > WIRE_MAX_ENTRIES || reply->bad) {

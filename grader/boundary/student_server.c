@@ -80,6 +80,13 @@ static void put_position(wire_buffer *out, grundy_position *p)
         wire_put_u64(out, POSITION_NULL);
         return;
     }
+    /* A position freed before it was handed over (an item of a move list
+     * returned after the list was freed) is named as such, not read. */
+    alloc_state state = alloc_block_state(p);
+    if (state != ALLOC_LIVE) {
+        wire_put_u64(out, state == ALLOC_FREED_FROM_MOVES ? POSITION_FREED_MOVE : POSITION_NOT_LIVE);
+        return;
+    }
     size_t sent = p->size;
     if (p->entries == NULL)
         flags |= POSITION_NO_ENTRIES, sent = 0;

@@ -83,7 +83,11 @@ bool wire_write_all(int fd, const void *data, size_t size);
 enum {
     POSITION_NULL = 1,         /* the pointer was NULL */
     POSITION_NO_ENTRIES = 2,   /* entries was NULL */
-    POSITION_TRUNCATED = 4     /* size was above WIRE_MAX_ENTRIES */
+    POSITION_TRUNCATED = 4,    /* size was above WIRE_MAX_ENTRIES */
+    /* the pointer is no live heap block of the student process (its
+     * allocation tracker says so), so its fields were not read: */
+    POSITION_FREED_MOVE = 8,   /* freed, and grundy_get_moves had made it */
+    POSITION_NOT_LIVE = 16     /* freed otherwise, or never allocated */
 };
 
 #endif /* GRADER_WIRE_H */
