@@ -51,11 +51,14 @@ typedef struct {
 
 /* ---- Task 0: the heap-count map and the moves (grundy_position.c) ---- */
 
-/* A position with one heap of `heap_height`; heights < 3 give the empty
- * position. Returns NULL only when memory runs out. */
+/* A new position with one heap of `heap_height`; heights < 3 (0 and
+ * negative ones too) give the empty position {}. The caller owns it and
+ * frees it with grundy_free(). Returns NULL only when memory runs out. */
 grundy_position *grundy_new(int heap_height);
 
-/* A deep copy of `p` that shares no memory with it. */
+/* A new position equal to `p` that shares no memory with it (its own
+ * entries array): changing or freeing either leaves the other as it was.
+ * The caller owns it. */
 grundy_position *grundy_copy(const grundy_position *p);
 
 /* Frees `p` and its entries. NULL is a no-op. */
@@ -64,25 +67,36 @@ void grundy_free(grundy_position *p);
 /* How many heaps of `height` the position has (0 if none). */
 int grundy_count(const grundy_position *p, int height);
 
-/* Adds one heap of `height`, keeping the map sorted. Heights < 3 are
- * dropped: they are dead heaps, and the invariant says we never store
- * them. */
+/* Adds one heap of `height`, keeping the invariant (sorted, each height
+ * once; the array grows when full). Heights < 3 are dropped: they are
+ * dead heaps, and the invariant says we never store them. */
 void grundy_add_heap(grundy_position *p, int height);
 
 /* Removes one heap of `height`, if there is one; the entry disappears when
  * its count reaches 0. */
 void grundy_remove_heap(grundy_position *p, int height);
 
-/* True iff `a` and `b` hold the same heaps. */
+/* True iff `a` and `b` hold the same heaps: the same size and the same
+ * entries[0 .. size-1]. Capacity and the slots past size do not count, so
+ * positions built in different orders (or with dead heaps added) are
+ * equal. */
 bool grundy_equals(const grundy_position *a, const grundy_position *b);
 
-/* A hash of the heaps; equal positions must hash equal. */
+/* A hash of the heaps, for the memo table. Equal positions must hash
+ * equal, however they were built: read only the height and count of
+ * entries[0 .. size-1], never capacity, the slots past size or the
+ * entries pointer. Different positions should rarely collide: mix in
+ * every height and every count, in order (the tests ask that positions
+ * differing in one height or in one count mostly hash differently). */
 uint64_t grundy_hash(const grundy_position *p);
 
 /* Every position reachable from `p` in one move, each distinct result
- * exactly once, in any order. `p` itself is not changed. Write it with two
- * nested loops: over the heights in `p`, then over the ways to split one
- * heap of that height. */
+ * exactly once, in any order, in a new list the caller owns and frees
+ * with position_list_free() (which frees its positions too). From a
+ * terminal position the list is empty, never NULL. `p` itself is not
+ * changed, and no position of the list shares memory with it. Write it
+ * with two nested loops: over the distinct heights in `p`, then over the
+ * ways to split one heap of that height into two different sizes. */
 position_list *grundy_get_moves(const grundy_position *p);
 
 /* ---- Task 1: the solver (grundy_solver.c) ---- */
@@ -91,7 +105,11 @@ position_list *grundy_get_moves(const grundy_position *p);
 bool grundy_is_terminal(const grundy_position *p);
 
 /* True iff the previous player wins from `p` (a P-position): `p` is
- * terminal, or every move from `p` leads to an N-position. */
+ * terminal, or every move from `p` leads to an N-position.
+ * For both questions: `p` is not changed; the moves come from calls of
+ * grundy_get_moves() (the tests count them, Task 2), and every list it
+ * returns is freed before the function returns, on every path (the tests
+ * count the blocks grundy_get_moves allocated that are still live). */
 bool grundy_is_p_position(const grundy_position *p);
 
 /* True iff the next player wins from `p` (an N-position): some move from
@@ -100,7 +118,14 @@ bool grundy_is_n_position(const grundy_position *p);
 
 /* ---- Task 2: memoization (grundy_solver.c) ----
  * One global memo table remembers every answer, and both P and N queries
- * share it. */
+ * share it: it stores "is this P?" for a position and is keyed by the
+ * position's heaps (grundy_hash and grundy_equals, on a copy the table
+ * owns), never by its address, which a later position may reuse. What the
+ * tests check: from an empty memo, one question calls grundy_get_moves()
+ * at most once per distinct position reachable from it; asked again, the
+ * P or the N question about the same position calls it at most once; the
+ * answers stay right with the earlier ones in the memo; and the answer
+ * stored is the answer returned (stored after the moves are searched). */
 
 /* Empties the memo and frees all of it: every entry and the table itself,
  * so that after it the memo holds no heap block (the tests count the

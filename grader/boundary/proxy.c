@@ -652,6 +652,14 @@ static grundy_position *take_position(wire_buffer *from)
     uint64_t flags = wire_take_u64(from);
     if (from->bad || (flags & POSITION_NULL))
         return NULL;
+    if (flags & (POSITION_FREED_MOVE | POSITION_NOT_LIVE))
+        fail(PROXY_MALFORMED_REPLY, "%s returned a position that was already freed%s", proxy.call_text,
+             (flags & POSITION_FREED_MOVE)
+                 ? ": one of the positions of a move list, freed with the list by position_list_free. "
+                   "The caller owns the result and frees it, so it must be a copy: return "
+                   "grundy_copy(moves->items[i]), then free the list"
+                 : " (or was never allocated with malloc): the caller owns the result and frees it, so "
+                   "return a new position");
     uint64_t size = wire_take_u64(from), capacity = wire_take_u64(from);
     uint64_t sent = wire_take_u64(from);
     if (handle == 0 || handle > (1u << 24) || sent > WIRE_MAX_ENTRIES || from->bad) {
@@ -770,6 +778,15 @@ size_t alloc_live_blocks(void)
 {
     proxy_note_figure("live_allocations");
     return (size_t)ask_number(OP_ALLOC_LIVE, "counting the live allocations");
+}
+
+/* Read by Task 1's leak test, which then counts the move lists alone and
+ * calls no Task 2 function; a figure like the count above (the same gate:
+ * the student process could forge it). */
+size_t alloc_live_blocks_from_moves(void)
+{
+    proxy_note_figure("live_allocations");
+    return (size_t)ask_number(OP_ALLOC_LIVE_FROM_MOVES, "counting the live blocks grundy_get_moves allocated");
 }
 
 size_t alloc_blocks_of_a_returned_array(void)

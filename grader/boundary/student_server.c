@@ -80,6 +80,13 @@ static void put_position(wire_buffer *out, grundy_position *p)
         wire_put_u64(out, POSITION_NULL);
         return;
     }
+    /* A position freed before it was handed over (an item of a move list
+     * returned after the list was freed) is named as such, not read. */
+    alloc_state state = alloc_block_state(p);
+    if (state != ALLOC_LIVE) {
+        wire_put_u64(out, state == ALLOC_FREED_FROM_MOVES ? POSITION_FREED_MOVE : POSITION_NOT_LIVE);
+        return;
+    }
     size_t sent = p->size;
     if (p->entries == NULL)
         flags |= POSITION_NO_ENTRIES, sent = 0;
@@ -151,6 +158,9 @@ static void serve(uint32_t op, wire_buffer *in, wire_buffer *out)
 #include "server_api.inc" /* one case per function of the API (grader/lab.ini) */
     case OP_ALLOC_LIVE:
         wire_put_u64(out, alloc_live_blocks());
+        break;
+    case OP_ALLOC_LIVE_FROM_MOVES:
+        wire_put_u64(out, alloc_live_blocks_from_moves());
         break;
     case OP_EXPANSIONS:
         wire_put_u64(out, expansions());

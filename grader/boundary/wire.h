@@ -42,7 +42,10 @@ typedef enum {
     OP_QUIT,
     /* grundy_free on each of a list of handles, in order: one crossing for
      * a whole move list instead of one per position */
-    OP_FREE_POSITIONS
+    OP_FREE_POSITIONS,
+    /* the live blocks grundy_get_moves allocated (alloc_tracker.h): Task 1's
+     * leak test counts only the move lists, so it needs no Task 2 function */
+    OP_ALLOC_LIVE_FROM_MOVES
 } wire_op;
 
 #include "api_ops.h"
@@ -80,7 +83,11 @@ bool wire_write_all(int fd, const void *data, size_t size);
 enum {
     POSITION_NULL = 1,         /* the pointer was NULL */
     POSITION_NO_ENTRIES = 2,   /* entries was NULL */
-    POSITION_TRUNCATED = 4     /* size was above WIRE_MAX_ENTRIES */
+    POSITION_TRUNCATED = 4,    /* size was above WIRE_MAX_ENTRIES */
+    /* the pointer is no live heap block of the student process (its
+     * allocation tracker says so), so its fields were not read: */
+    POSITION_FREED_MOVE = 8,   /* freed, and grundy_get_moves had made it */
+    POSITION_NOT_LIVE = 16     /* freed otherwise, or never allocated */
 };
 
 #endif /* GRADER_WIRE_H */

@@ -147,9 +147,10 @@ LAB_TEST(task1, solver_frees_its_move_lists)
      * one named is the simplest that leaks. Only the blocks grundy_get_moves
      * allocated are counted, so a memo (Task 2), which keeps its own
      * blocks until grundy_memo_clear(), is neither blamed nor needed: the
-     * test calls no Task 2 function. Where the blocks' sites are not known
-     * (the grader's runners, see alloc_tracker.h), every block is counted
-     * and the memo is cleared first, if it is written. */
+     * test calls no Task 2 function (the grader's runners too: they ask
+     * the student process for the same count). Where the blocks' sites are
+     * not known (a program built without alloc_live_blocks_from_moves),
+     * every block is counted and the memo is cleared first, if written. */
     const int cases[][2] = {{3, 0}, {4, 0}, {5, 0}, {7, 0}, {3, 4}, {10, 0}, {4, 4}, {6, 9}};
     bool by_site = alloc_live_blocks_from_moves != NULL;
     /* Task 0 first: if building, expanding and freeing a position leaks

@@ -31,7 +31,9 @@ static void expect_winning_move(const int *heaps, size_t n)
 {
     const char *text = lab_heaps_text(heaps, n);
     grundy_position *p = lab_build(heaps, n);
+    lab_trace("grundy_winning_move(%s)", text);
     grundy_position *move = grundy_winning_move(p);
+    lab_expect_owned_result(move, lab_format("grundy_winning_move(%s)", text), SECTION_WINNING);
     int got[LAB_MAX_HEAPS];
     size_t got_n = move == NULL ? 0 : lab_expand(move, got, "the position grundy_winning_move returned");
     const char *problem = winning_move_problem(heaps, n, move != NULL, got, got_n);
@@ -103,7 +105,9 @@ LAB_TEST(task5, result_is_a_new_position)
     const char *text = lab_heaps_text(heaps, 2);
     cr_assert(!oracle_is_p(heaps, 2), "internal error: the oracle says %s is P", text);
     grundy_position *p = lab_build(heaps, 2);
+    lab_trace("grundy_winning_move(%s)", text);
     grundy_position *move = grundy_winning_move(p);
+    lab_expect_owned_result(move, lab_format("grundy_winning_move(%s)", text), SECTION_WINNING);
     LAB_EXPECT(move != NULL, SECTION_WINNING, "grundy_winning_move(%s) returned NULL; it is an N-position",
                text);
     LAB_EXPECT(move != p, SECTION_WINNING,
@@ -142,9 +146,13 @@ static uint64_t expansions_of_winning_move(int heap)
 {
     grundy_position *p = lab_build(&heap, 1);
     expansions_reset();
-    grundy_free(grundy_winning_move(p));
+    lab_trace("grundy_winning_move({%d=1})", heap);
+    grundy_position *move = grundy_winning_move(p);
+    uint64_t used = expansions();
+    lab_expect_owned_result(move, lab_format("grundy_winning_move({%d=1})", heap), SECTION_WINNING);
+    grundy_free(move);
     grundy_free(p);
-    return expansions();
+    return used;
 }
 
 LAB_TEST(task5, cold_search_expands_each_position_once)

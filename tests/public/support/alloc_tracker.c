@@ -100,20 +100,46 @@ static void insert(void *block, bool moves)
     live_from_moves += moves;
 }
 
-/* True if `block` was live (and now is not). */
-static int forget(void *block)
+/* The last blocks freed that grundy_get_moves had allocated: a function
+ * that returns an item of a move list after freeing the list returns one
+ * of these, and the test can then say so (alloc_block_state). */
+enum { FREED_RING = 1024 };
+static disguised freed_from_moves[FREED_RING];
+static size_t freed_next;
+
+/* The slot holding `block`, or capacity when it is not live. */
+static size_t find(const void *block)
 {
     if (capacity == 0)
         return 0;
-    for (size_t i = slot_of(block); slots[i] != EMPTY; i = (i + 1) & (capacity - 1)) {
-        if (slots[i] == disguise(block)) {
-            slots[i] = TOMBSTONE;
-            live--;
-            live_from_moves -= from_moves[i];
-            return 1;
-        }
-    }
-    return 0;
+    for (size_t i = slot_of(block); slots[i] != EMPTY; i = (i + 1) & (capacity - 1))
+        if (slots[i] == disguise(block))
+            return i;
+    return capacity;
+}
+
+/* True if `block` was live (and now is not). */
+static int forget(void *block)
+{
+    size_t i = find(block);
+    if (i == capacity)
+        return 0;
+    slots[i] = TOMBSTONE;
+    live--;
+    live_from_moves -= from_moves[i];
+    if (from_moves[i])
+        freed_from_moves[freed_next++ % FREED_RING] = disguise(block);
+    return 1;
+}
+
+alloc_state alloc_block_state(const void *block)
+{
+    if (block != NULL && find(block) != capacity)
+        return ALLOC_LIVE;
+    for (size_t k = 0; block != NULL && k < FREED_RING; k++)
+        if (freed_from_moves[k] == disguise(block))
+            return ALLOC_FREED_FROM_MOVES;
+    return ALLOC_NOT_LIVE;
 }
 
 void *__wrap_malloc(size_t size)

@@ -20,11 +20,20 @@ size_t alloc_live_blocks(void);
 /* Those of them allocated while grundy_get_moves ran: the move lists and
  * the positions in them, which the solver must free, apart from what its
  * memo keeps (memo_table_put's copies are made outside grundy_get_moves).
- * Known where expansion_counter.c is linked too. A weak reference: the
- * grader's test runners count through the student process, which tells
- * them only alloc_live_blocks() (grader/boundary/proxy.c), so there the
- * function is not linked and its address is NULL. */
+ * Known where expansion_counter.c is linked too (the grader's runners ask
+ * the student process, grader/boundary/proxy.c). A weak reference: a
+ * program without it sees its address NULL and counts every block. */
 size_t alloc_live_blocks_from_moves(void) __attribute__((weak));
+
+/* What the tracker knows of `block`, a position a function returned to
+ * its caller, who must own it: live (allocated and not freed), freed
+ * after grundy_get_moves allocated it (an item of a move list, freed with
+ * the list: among the last 1024 such blocks), or not live (freed
+ * otherwise, or never allocated by the lab's code: every malloc of it is
+ * tracked). A weak reference, like the one above: the grader's runners do
+ * not know it (the address is NULL). */
+typedef enum { ALLOC_NOT_LIVE, ALLOC_LIVE, ALLOC_FREED_FROM_MOVES } alloc_state;
+alloc_state alloc_block_state(const void *block) __attribute__((weak));
 
 /* The blocks a returned malloc'ed array (grundy_nim_table's) still holds
  * among alloc_live_blocks() until the caller frees it: 1 here, where the

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "child_run.h"
 #include "deep_position.h"
 #include "oracle.h"
 
@@ -49,4 +50,27 @@ const char *deep_position_text(const deep_position *d)
 int deep_position_moves(const deep_position *d)
 {
     return d->threes + (int)d->n_others;
+}
+
+const char *deep_position_crash_cause(const deep_position *d, double budget)
+{
+    static char text[768];
+    child_result again = child_run(deep_position_job, d, DEEP_LARGE_STACK, budget);
+    int moves = deep_position_moves(d);
+    if (again.outcome == CHILD_CRASHED)
+        snprintf(text, sizeof text,
+                 "It crashes on a %d MiB stack too (%s), so the stack's size is not the cause: "
+                 "an invalid memory access is, most likely a write past the end of the frame array "
+                 "(a heap overflow: the search holds %d positions open at once, so the array must "
+                 "grow with realloc whenever it is full, and a pointer into it is stale after it "
+                 "grows). Run `make memcheck`: valgrind names the line of the invalid write",
+                 DEEP_LARGE_STACK >> 20, child_crash_text(&again), moves);
+    else
+        snprintf(text, sizeof text,
+                 "On a %d MiB stack it does not crash, so it outgrew the small C stack: every game "
+                 "from this position lasts at least %d moves, so the search holds that many "
+                 "positions open at once, and a recursive solver needs a C stack frame for each. "
+                 "Keep the frames in an array on the heap, and make no recursive call",
+                 DEEP_LARGE_STACK >> 20, moves);
+    return text;
 }

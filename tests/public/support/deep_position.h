@@ -40,4 +40,14 @@ const char *deep_position_text(const deep_position *d);
 /* The fewest moves a game from it lasts. */
 int deep_position_moves(const deep_position *d);
 
+/* Why the job crashed on a small stack, in a sentence for the message
+ * (one static buffer, valid until the next call). A crash there is not
+ * always recursion: a frame array on the heap that never grows overflows
+ * too, on any stack. So the job is run again on a large stack
+ * (DEEP_LARGE_STACK, with the same CPU budget): crashing again there, it
+ * names an invalid memory access such as a write past the end of the
+ * frame array; not crashing, a C stack that the search outgrew. */
+enum { DEEP_LARGE_STACK = 64 * 1024 * 1024 };
+const char *deep_position_crash_cause(const deep_position *d, double budget);
+
 #endif /* DEEP_POSITION_H */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc_tracker.h"
 #include "lab_definition.h"
 #include "lab_support.h"
 #include "lab_todo.h"
@@ -104,6 +105,12 @@ static bool stub_reached_in_passing(const char *function)
  * the pointer. */
 static bool memo_cleared;
 
+/* The same for the clears of Part 2's own memos (traced_api.h): the name
+ * of the last one called after a call of another traced function in this
+ * test (a clear before any work frees nothing that could be misused). */
+static bool traced_work;
+static const char *cleared_after_work;
+
 void lab_memo_clear(void)
 {
     lab_trace("grundy_memo_clear()");
@@ -154,14 +161,19 @@ static const char *heap_list(const int *heaps, size_t n)
     return list;
 }
 
+/* lab_trace for the steps of building a position: recorded as the last
+ * step, but not as the last call (see last_call below), which a crash
+ * while building names too. */
+static void trace_building(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
 grundy_position *lab_build(const int *heaps, size_t n)
 {
-    lab_trace("grundy_new(0), to build a position from the heaps [%s]", heap_list(heaps, n));
+    trace_building("grundy_new(0), to build a position from the heaps [%s]", heap_list(heaps, n));
     grundy_position *p = grundy_new(0);
     LAB_EXPECT(p != NULL, SECTION_MAP, "grundy_new(0) returned NULL; it must return an empty position");
     for (size_t i = 0; i < n; i++) {
-        lab_trace("grundy_add_heap(p, %d), adding heap %zu of [%s] to grundy_new(0)", heaps[i],
-                  i + 1, heap_list(heaps, n));
+        trace_building("grundy_add_heap(p, %d), adding heap %zu of [%s] to grundy_new(0)", heaps[i],
+                       i + 1, heap_list(heaps, n));
         grundy_add_heap(p, heaps[i]);
     }
     return p;
@@ -213,6 +225,27 @@ size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, cons
             heaps[n++] = e.height;
     }
     return n;
+}
+
+void lab_expect_owned_result(const grundy_position *result, const char *call, const char *section)
+{
+    if (result == NULL || alloc_block_state == NULL)
+        return;
+    alloc_state state = alloc_block_state(result);
+    char call_text[512]; /* `call` may be lab_format's buffer, which the message reuses */
+    snprintf(call_text, sizeof call_text, "%s", call);
+    call = call_text;
+    LAB_EXPECT(state != ALLOC_FREED_FROM_MOVES, section,
+               "%s returned a position that was already freed: one of the positions of its move "
+               "list, freed with the list by position_list_free. The caller owns the result and "
+               "frees it, so it must be a copy: return grundy_copy(moves->items[i]), then free "
+               "the list",
+               call);
+    LAB_EXPECT(state == ALLOC_LIVE, section,
+               "%s returned a position that is not a live heap block (already freed, or never "
+               "allocated with malloc): the caller owns the result and frees it, so return a new "
+               "position (grundy_copy of the one you chose)",
+               call);
 }
 
 const char *lab_position_text(const grundy_position *p, const char *what)
@@ -568,6 +601,13 @@ bool lab_skip_timing(const char *suite)
  * assembles its text from fixed strings. */
 
 static char last_step[768];
+/* The last step that was not building a position: when a crash happens
+ * while building one (in malloc or free, which find a corrupted heap only
+ * then), the call before, which corrupted it, is named too. */
+static char last_call[768];
+/* Whether last_step was written by the test's own lab_trace (and not yet
+ * used by a traced call of the function it names: lab_trace_call). */
+static bool last_step_explicit;
 static bool test_finished;
 static char crash_report_path[4096]; /* "" means stderr */
 static pid_t test_process;
@@ -578,6 +618,53 @@ void lab_trace(const char *format, ...)
     va_start(args, format);
     vsnprintf(last_step, sizeof last_step, format, args);
     va_end(args);
+    memcpy(last_call, last_step, sizeof last_call);
+    last_step_explicit = true;
+}
+
+void lab_trace_call(const char *name, const char *format, ...)
+{
+    size_t length = strlen(name);
+    if (strstr(name, "_clear") == NULL)
+        traced_work = true;
+    else if (traced_work && strcmp(name, "grundy_memo_clear") != 0)
+        cleared_after_work = name;
+    if (last_step_explicit && strncmp(last_step, name, length) == 0 && last_step[length] == '(') {
+        last_step_explicit = false; /* the test described this call in its own words */
+        return;
+    }
+    va_list args;
+    va_start(args, format);
+    vsnprintf(last_step, sizeof last_step, format, args);
+    va_end(args);
+    memcpy(last_call, last_step, sizeof last_call);
+    last_step_explicit = false;
+}
+
+const char *lab_trace_text(const grundy_position *p)
+{
+    if (p == NULL)
+        return "NULL";
+    int heaps[LAB_MAX_HEAPS];
+    size_t n = 0;
+    bool valid = p->size <= p->capacity && (p->size == 0 || p->entries != NULL);
+    for (size_t i = 0; valid && i < p->size; i++) {
+        heap_count e = p->entries[i];
+        valid = e.height >= 3 && e.count >= 1 && (i == 0 || p->entries[i - 1].height < e.height) &&
+                n + (size_t)e.count <= LAB_MAX_HEAPS;
+        for (int k = 0; valid && k < e.count; k++)
+            heaps[n++] = e.height;
+    }
+    return valid ? lab_heaps_text(heaps, n) : "a position";
+}
+
+static void trace_building(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(last_step, sizeof last_step, format, args);
+    va_end(args);
+    last_step_explicit = false;
 }
 
 static const char *signal_words(int sig)
@@ -641,6 +728,13 @@ static void write_crash_report(const char *what, const char *next)
         used = append(line, used, sizeof line, " during its last step, ");
         used = append(line, used, sizeof line, last_step);
     }
+    if (last_call[0] != '\0' && strcmp(last_call, last_step) != 0) {
+        used = append(line, used, sizeof line, " (after ");
+        used = append(line, used, sizeof line, last_call);
+        used = append(line, used, sizeof line, ": a write past the end of a block or into freed "
+                                               "memory is often found only at a later malloc or "
+                                               "free, so that call may be the one at fault)");
+    }
     used = append(line, used, sizeof line, ". ");
     used = append(line, used, sizeof line, next);
     used = append(line, used, sizeof line, "\n");
@@ -680,8 +774,17 @@ static void on_fatal_signal(int sig)
             append(next, 0, sizeof next, "Run `make memcheck` (valgrind names the line of the bad "
                                          "access) or `make test SAN=1` (AddressSanitizer stops at it)");
         }
-        if (memo_cleared)
+        if (memo_cleared) {
             append(next, strlen(next), sizeof next, after_clear_hint());
+        } else if (cleared_after_work != NULL) {
+            size_t used = strlen(next);
+            used = append(next, used, sizeof next, ". ");
+            used = append(next, used, sizeof next, cleared_after_work);
+            append(next, used, sizeof next, "() was called earlier in this test: a clear that frees "
+                                            "a table but keeps its pointer, size or capacity makes "
+                                            "the next call work in freed or missing memory. After "
+                                            "freeing, set the pointer to NULL and the counts to 0");
+        }
         write_crash_report(signal_words(sig), next);
     }
     struct sigaction fallback = {.sa_handler = SIG_DFL};
@@ -710,14 +813,18 @@ void lab_test_finished(void)
 {
     test_finished = true;
     last_step[0] = '\0';
+    last_call[0] = '\0';
 }
 
 void lab_test_begin(const char *test)
 {
     snprintf(test_name, sizeof test_name, "%s", test);
     last_step[0] = '\0';
+    last_call[0] = '\0';
     test_finished = false;
     memo_cleared = false;
+    traced_work = false;
+    cleared_after_work = NULL;
     lab_set_message_suffix("");
     test_process = getpid();
     const char *summary = getenv("LAB_SUMMARY_FILE");

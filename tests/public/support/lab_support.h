@@ -137,6 +137,16 @@ size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, cons
  * position exactly once, none missing. */
 void lab_expect_oracle_moves(const position_list *moves, const int *heaps, size_t n, const char *text);
 
+/* Checks that `result`, a position that `call` (e.g.
+ * "grundy_winning_move({5=1})") returned for its caller to own, is a live
+ * heap block, before the test reads or frees it: a function that returns
+ * an item of a move list and then frees the list returns freed memory,
+ * whose fields are garbage and whose grundy_free is a double free. The
+ * message names that cause. Where blocks are not tracked (the grader's
+ * runners: there the student process's reply shows the garbage) it checks
+ * nothing. */
+void lab_expect_owned_result(const grundy_position *result, const char *call, const char *section);
+
 /* The student's position as text, without trusting grundy_to_string's
  * input to be valid: the invariant is checked first. */
 const char *lab_position_text(const grundy_position *p, const char *what);
@@ -183,5 +193,8 @@ bool lab_under_valgrind(void);
 /* Deterministic pseudo-random numbers for generated cases (xorshift), so a
  * failure can be reproduced by rerunning the test. */
 unsigned lab_random(unsigned *state);
+
+/* Every call of the memo and Part 2 functions, traced (see the file). */
+#include "traced_api.h"
 
 #endif /* LAB_SUPPORT_H */

@@ -16,6 +16,7 @@ uint64_t memo_solver_ask_within(const memo_solver *s, const int *heaps, size_t n
 {
     grundy_position *p = lab_build(heaps, n);
     expansions_reset();
+    lab_trace("%s(%s)%s", s->name, lab_heaps_text(heaps, n), how);
     bool is_p = s->is_p(p);
     uint64_t used = expansions();
     grundy_free(p);

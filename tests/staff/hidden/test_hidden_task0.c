@@ -99,6 +99,14 @@ static void expect_model(const grundy_position *p, const model *m, const char *w
                          const char *section)
 {
     int got[MAX_HEAPS], want[MAX_HEAPS];
+    /* "after 3 calls of ..." names a moment, not a position: the messages
+     * read "the position, after 3 calls of ..." (they read "reading the
+     * entries of after adding ..."). */
+    char named[320];
+    if (strncmp(what, "the ", 4) != 0 && strncmp(what, "a ", 2) != 0) {
+        snprintf(named, sizeof named, "the position, %s", what);
+        what = named;
+    }
     size_t got_n = lab_expand_at_most(p, got, MAX_HEAPS, what);
     size_t want_n = model_heaps(m, want);
     if (got_n == want_n && (got_n == 0 || memcmp(got, want, got_n * sizeof *got) == 0))

@@ -40,7 +40,10 @@ static size_t expect_winning(const int *heaps, size_t n, const char *how, int *m
     grundy_position *p = lab_build(heaps, n);
     int before[MAX_HEAPS], after[MAX_HEAPS];
     size_t before_n = lab_expand_at_most(p, before, MAX_HEAPS, "the position before grundy_winning_move");
+    const char *call = lab_format("grundy_winning_move(%s)", lab_heaps_text(heaps, n));
+    lab_trace("%s", call);
     grundy_position *w = grundy_winning_move(p);
+    lab_expect_owned_result(w, call, SECTION_WINNING);
     size_t got_n =
         w == NULL ? 0 : lab_expand_at_most(w, move, MAX_HEAPS, "the position grundy_winning_move returned");
     const char *problem = winning_move_problem(heaps, n, w != NULL, move, got_n);

@@ -213,10 +213,10 @@ LAB_TEST(task6_hidden, nim_is_p_random_large_positions)
         grundy_free(p);
         bool expected = oracle_is_p(heaps, n);
         LAB_EXPECT(is_p == expected && expansions() == 0, SECTION_NIMBERS,
-                   "grundy_nim_is_p(%s) returned %s after %llu calls of grundy_get_moves; it is an "
-                   "%s-position, and the XOR of nimbers needs no moves",
+                   "grundy_nim_is_p(%s) returned %s after %llu calls of grundy_get_moves; it is "
+                   "%s, and the XOR of nimbers needs no moves",
                    lab_heaps_text(heaps, n), is_p ? "true" : "false", (unsigned long long)expansions(),
-                   expected ? "P" : "N");
+                   lab_outcome_text(expected));
     }
     grundy_nimbers_clear();
 }
@@ -237,8 +237,8 @@ LAB_TEST(task6_hidden, nothing_leaks_in_a_random_workload)
         bool expected = oracle_is_p(heaps, n);
         bool reduced = grundy_reduced_is_p(p), nim = grundy_nim_is_p(p);
         LAB_EXPECT(reduced == expected && nim == expected, SECTION_NIMBERS,
-                   "%s is an %s-position; grundy_reduced_is_p returned %s and grundy_nim_is_p %s",
-                   lab_heaps_text(heaps, n), expected ? "P" : "N", reduced ? "true" : "false",
+                   "%s is %s; grundy_reduced_is_p returned %s and grundy_nim_is_p %s",
+                   lab_heaps_text(heaps, n), lab_outcome_text(expected), reduced ? "true" : "false",
                    nim ? "true" : "false");
         int h = hidden_between(&rng, 0, 500);
         LAB_EXPECT(grundy_nim_value(h) == oracle_nim_value(h), SECTION_NIMBERS,
