@@ -47,10 +47,12 @@ def run_runner(mode, scratch, runner, name, seed, student_program, policy="serve
     report = os.path.join(run_dir, "report.json")
     env = {"GRADER_REPORT": report, "LAB_SEED": str(seed), "LAB_SKIP_TIMING": TIMED_BY_THE_GRADER,
            "GRUNDY_DATA_DIR": "/nonexistent", "GRADER_SERVER": student_program,
-           "GRADER_POLICY": policy, "GRADER_CALL_SECONDS": str(call_seconds),
+           "GRADER_POLICY": policy, "GRADER_CALL_SECONDS": f"{call_seconds * mode.pace:g}",
            "GRADER_CPU_SECONDS": str(config.STUDENT_CPU_SECONDS)}
     env.update(env_extra or {})
-    timeout = VALGRIND_TEST_TIMEOUT if policy == "valgrind" else TEST_TIMEOUT
+    # Scaled by the pace (pace.py), as the call limit above; the run's own
+    # wall-clock limit is scaled by sandbox.run.
+    timeout = round((VALGRIND_TEST_TIMEOUT if policy == "valgrind" else TEST_TIMEOUT) * mode.pace)
     argv = [runner, f"--jobs={jobs}", f"--timeout={timeout}"]
     if tests:
         argv.append("--filter=@(" + "|".join(t.replace("::", "/") for t in sorted(tests)) + ")")
