@@ -14,7 +14,10 @@ proxy's own limit on one call (config.CALL_SECONDS, then short_call_seconds once
 of the runner have timed out) ends most endless loops sooner, with a
 message that names the call and its position. Test runs get an
 address-space limit of RUNNER_ADDRESS_SPACE for the trusted side; each
-student process has its own (512 MiB, grader/boundary/proxy.c).
+student process has its own (lab.ini's student_address_space_mib, lowered
+to fit a small container's memory: pace.py; grader/boundary/proxy.c). Both
+time-outs, the call's and the test's, are multiplied by the grading's pace
+(pace.py), as every wall-clock limit is.
 """
 
 import json
