@@ -497,8 +497,10 @@ def _command(mode, argv, cwd, readable, writable, env, hide, side_channel):
     clean_env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": cwd, "TMPDIR": tmpdir}
     # The pace (pace.py), for the proxy of every probe and runner
     # (grader/boundary/proxy.c): its quit grace, a student process's RLIMIT_AS.
+    # The probes' calls too (a runner's env sets its own, scaled: suites.py).
     if mode.pace != 1.0:
         clean_env["GRADER_TIME_SCALE"] = f"{mode.pace:g}"
+        clean_env["GRADER_CALL_SECONDS"] = f"{config.CALL_SECONDS * mode.pace:g}"
     if mode.student_address_space_mib:
         clean_env["GRADER_ADDRESS_SPACE_MIB"] = str(mode.student_address_space_mib)
     clean_env.update(env or {})

@@ -85,6 +85,8 @@ class PaceTest(unittest.TestCase):
         lines = result.stdout.splitlines()
         self.assertIn("GRADER_TIME_SCALE=4", lines)
         self.assertIn("GRADER_ADDRESS_SPACE_MIB=128", lines)
+        from gradelib import config
+        self.assertIn(f"GRADER_CALL_SECONDS={config.CALL_SECONDS * 4:g}", lines)
 
     def test_sandboxed_processes_go_first_when_memory_runs_out(self):
         result = sandbox.run(self.mode, ["/bin/cat", "/proc/self/oom_score_adj"], cwd=self._tmp.name)
