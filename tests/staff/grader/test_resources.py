@@ -188,6 +188,15 @@ class PaceRule(unittest.TestCase):
         self.assertEqual(pace.factor(None, 2.0), 1.0)
         self.assertEqual(pace.factor(None, 0.5), 4.0)
 
+    def test_staff_override(self):
+        self.assertIsNone(pace.override({}))
+        self.assertEqual(pace.override({"GRUNDY_PACE": "2.5"}), 2.5)
+        self.assertEqual(pace.override({"GRUNDY_PACE": "0.5"}), 1.0)
+        self.assertEqual(pace.override({"GRUNDY_PACE": "99"}), config.PACE_CAP)
+        for bad in ("fast", "-1", "0"):
+            with self.assertRaises(SystemExit):
+                pace.override({"GRUNDY_PACE": bad})
+
     def test_student_address_space(self):
         # Gradescope's default container: 768 MB; four student processes at
         # once, beside what the grader itself needs, stay below it.
