@@ -301,7 +301,8 @@ static void start(void)
         /* Lowered by the grader where the container's memory is small (pace.py). */
         .address_space = env_policy() == POLICY_VALGRIND
                              ? 0
-                             : (size_t)env_seconds("GRADER_ADDRESS_SPACE_MIB", GRADER_STUDENT_ADDRESS_SPACE_MIB) << 20,
+                             : (size_t)env_seconds("GRADER_ADDRESS_SPACE_MIB",
+                                                   GRADER_STUDENT_ADDRESS_SPACE_MIB) << 20,
         .stack_bytes = stack_limit,
         .output_fd = STDERR_FILENO,
         .gcov_files = getenv("GRADER_GCOV_FILES"),

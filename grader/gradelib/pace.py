@@ -127,7 +127,8 @@ def override(environ=os.environ):
     try:
         value = float(text)
     except ValueError:
-        raise SystemExit(f"grade: GRUNDY_PACE must be a number (a factor of the wall-clock limits), not {text!r}")
+        raise SystemExit("grade: GRUNDY_PACE must be a number (a factor of the wall-clock limits), "
+                         f"not {text!r}")
     if not value > 0:
         raise SystemExit(f"grade: GRUNDY_PACE must be above 0, not {text!r}")
     return round(min(config.PACE_CAP, max(1.0, value)), 2)
@@ -156,8 +157,8 @@ def measure(mode, scratch, log):
     measured = max(r.wall_seconds for r in runs) if all(r.ok and '"agrees": true' in r.stdout
                                                         for r in runs) else None
     if measured is None:
-        log("pace: the reference workload failed: " + "; ".join(
-            f"{r.describe()} {r.stderr[:200]}" for r in runs if not r.ok) + " (the CPU quota alone sets the factor)")
+        failed = "; ".join(f"{r.describe()} {r.stderr[:200]}" for r in runs if not r.ok)
+        log(f"pace: the reference workload failed: {failed} (the CPU quota alone sets the factor)")
     result = Pace(factor(measured, cpus), cpus, cpus_from, measured, memory, memory_from,
                   student_address_space_mib(memory))
     log("pace: " + result.describe())
