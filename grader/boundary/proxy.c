@@ -327,7 +327,11 @@ static void start(void)
         .server = server,
         .policy = env_policy(),
         .cpu_seconds = env_positive_number("GRADER_CPU_SECONDS", GRADER_STUDENT_CPU_SECONDS),
-        .address_space = env_policy() == POLICY_VALGRIND ? 0 : (size_t)GRADER_STUDENT_ADDRESS_SPACE_MIB << 20,
+        /* Lowered by the grader where the container's memory is small (pace.py). */
+        .address_space = env_policy() == POLICY_VALGRIND
+                             ? 0
+                             : (size_t)env_positive_number("GRADER_ADDRESS_SPACE_MIB",
+                                                           GRADER_STUDENT_ADDRESS_SPACE_MIB) << 20,
         .stack_bytes = proxy.next_stack_limit,
         .output_fd = STDERR_FILENO,
         .gcov_files = getenv("GRADER_GCOV_FILES"),
@@ -411,6 +415,8 @@ void proxy_shutdown(void)
     double grace = timed_out_before("lingered", 1) ? GRADER_LINGER_SECONDS
                    : policy == POLICY_VALGRIND    ? GRADER_VALGRIND_QUIT_SECONDS
                                                   : GRADER_COVERAGE_QUIT_SECONDS;
+    const char *pace = getenv("GRADER_TIME_SCALE"); /* the grading's pace (pace.py): a factor */
+    grace *= pace != NULL && strtod(pace, NULL) > 1 ? strtod(pace, NULL) : 1;
     double deadline = monotonic_now() + grace;
     while (waitpid(proxy.student.pid, &status, WNOHANG) == 0) {
         if (monotonic_now() > deadline) {

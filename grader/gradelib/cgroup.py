@@ -31,6 +31,7 @@ memory and no process, and the next grader with the same pid reuses it.
 
 import atexit
 import os
+import re
 import signal
 import time
 
@@ -225,3 +226,160 @@ def create(memory=config.CGROUP_MEMORY_BYTES, pids=config.CGROUP_PIDS,
         reasons.append(why)
     return Group(None, [], "rlimits only (per-grading uid, RLIMIT_NPROC; no cgroup: "
                  + "; ".join(reasons or ["no cgroup file system mounted"]) + ")")
+
+
+# ---- what the grading really has: CPUs and memory ---------------------------
+#
+# nproc (and os.cpu_count()) count the host's CPUs; a container gets a share
+# of them, set three ways, and the grader takes the smallest:
+#   - cgroup v2: cpu.max ("QUOTA PERIOD", or "max PERIOD": no quota);
+#   - cgroup v1: cpu.cfs_quota_us (-1: no quota) over cpu.cfs_period_us;
+#   - the affinity mask (cpusets, taskset): the CPUs it may run on at all.
+# A quota set on any ancestor of the process's group holds too, so every
+# group from the process's own up to the mount's root is read. Memory the
+# same way: memory.max (v2), memory.limit_in_bytes (v1), and the machine's
+# MemTotal, whichever is least. A file that is missing or unreadable, or
+# holds what is not a number, sets no limit (and is named in the reason):
+# reading the limits must never stop a grading.
+
+def _mountinfo(path):
+    """[(mount point, "cgroup" or "cgroup2", root in the hierarchy, super options)]
+    of the cgroup file systems (/proc/self/mountinfo: the root says where in
+    the hierarchy a container's mount starts)."""
+    found = []
+    for line in _read(path).splitlines():
+        left, sep, right = line.partition(" - ")
+        fields, tail = left.split(), right.split()
+        if not sep or len(fields) < 5 or len(tail) < 3 or tail[0] not in ("cgroup", "cgroup2"):
+            continue
+        found.append((_unescape(fields[4]), tail[0], _unescape(fields[3]), set(tail[2].split(","))))
+    return found
+
+
+def _unescape(text):
+    """A mountinfo path: the kernel writes space, tab, newline and backslash as \\ooo."""
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), text)
+
+
+def _group_chain(mountinfo_file, cgroup_file, controller):
+    """The directories of this process's group and its ancestors, own first,
+    in the hierarchy of `controller` ("" for v2's unified one), each
+    existing; [] when none is mounted."""
+    own = _own_paths(cgroup_file)
+    for point, kind, root, options in _mountinfo(mountinfo_file):
+        if (kind == "cgroup2") != (controller == ""):
+            continue
+        if controller and controller not in options:
+            continue
+        path = own.get(controller, "/")
+        # A mount rooted inside the hierarchy (a container's): the path below its root.
+        if root != "/" and (path == root or path.startswith(root.rstrip("/") + "/")):
+            path = path[len(root.rstrip("/")):] or "/"
+        start = os.path.normpath(os.path.join(point, path.lstrip("/")))
+        if not os.path.isdir(start):
+            start = point   # the process's path is the host's, the mount the container's group
+        chain, directory = [], start
+        while True:
+            chain.append(directory)
+            if os.path.normpath(directory) == os.path.normpath(point):
+                return chain
+            directory = os.path.dirname(directory)
+    return []
+
+
+def _number(path, notes, none_words=("max",)):
+    """The integer in a one-value file; None when there is no such file or it
+    says there is no limit; garbage is noted and sets no limit."""
+    try:
+        text = _read(path).strip()
+    except OSError:
+        return None
+    if text in none_words:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        notes.append(f"{path} is unreadable ({text[:40]!r})")
+        return None
+
+
+def _cpu_quotas(mountinfo_file, cgroup_file, notes):
+    """[(CPUs, where)] of every CFS quota over this process (v2, then v1)."""
+    quotas = []
+    for directory in _group_chain(mountinfo_file, cgroup_file, ""):
+        path = os.path.join(directory, "cpu.max")
+        try:
+            fields = _read(path).split()
+        except OSError:
+            continue
+        if len(fields) == 2 and fields[0] == "max":
+            continue
+        try:
+            quota, period = int(fields[0]), int(fields[1])
+        except (ValueError, IndexError):
+            notes.append(f"{path} is unreadable ({' '.join(fields)[:40]!r})")
+            continue
+        if quota > 0 and period > 0:
+            quotas.append((quota / period, f"cgroup v2 {path}: {quota} {period}"))
+    for directory in _group_chain(mountinfo_file, cgroup_file, "cpu"):
+        quota = _number(os.path.join(directory, "cpu.cfs_quota_us"), notes, none_words=("-1",))
+        period = _number(os.path.join(directory, "cpu.cfs_period_us"), notes)
+        if quota is not None and quota > 0 and period is not None and period > 0:
+            quotas.append((quota / period, f"cgroup v1 {directory}: cpu.cfs_quota_us {quota} / "
+                                           f"cpu.cfs_period_us {period}"))
+    return quotas
+
+
+def available_cpus(mountinfo_file="/proc/self/mountinfo", cgroup_file="/proc/self/cgroup",
+                   affinity=None):
+    """(CPUs this process may really use, as a float, e.g. 0.5; how that was
+    found): the least of its CFS quotas (cgroup v2 cpu.max, v1
+    cpu.cfs_quota_us / cpu.cfs_period_us, on its group or any ancestor) and
+    the CPUs of its affinity mask. Never raises: what cannot be read sets no
+    limit, and the affinity mask (else os.cpu_count()) is the fallback."""
+    notes = []
+    if affinity is None:
+        try:
+            affinity = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            affinity = os.cpu_count() or 1
+    best, where = float(affinity), f"{affinity} CPU{'s' if affinity != 1 else ''} in the affinity mask"
+    try:
+        quotas = _cpu_quotas(mountinfo_file, cgroup_file, notes)
+    except (OSError, ValueError) as error:
+        quotas, where = [], where + f" (the cgroups were not read: {error})"
+    for cpus, source in quotas:
+        if cpus < best:
+            best, where = cpus, source
+    if notes:
+        where += "; ignored: " + "; ".join(notes)
+    return best, where
+
+
+# v1 says "no limit" with a huge number (PAGE_COUNTER_MAX pages), which MemTotal caps.
+def memory_limit(mountinfo_file="/proc/self/mountinfo", cgroup_file="/proc/self/cgroup",
+                 meminfo_file="/proc/meminfo"):
+    """(bytes of memory this process's group may use, how that was found):
+    the least of memory.max (cgroup v2) and memory.limit_in_bytes (v1) on
+    its group and every ancestor, and the machine's MemTotal; None for the
+    bytes when not even MemTotal could be read. Never raises."""
+    notes, limits = [], []
+    try:
+        for line in _read(meminfo_file).splitlines():
+            if line.startswith("MemTotal:"):
+                limits.append((int(line.split()[1]) * 1024, "MemTotal"))
+    except (OSError, ValueError, IndexError):
+        notes.append(f"{meminfo_file} is unreadable")
+    try:
+        for controller, name in (("", "memory.max"), ("memory", "memory.limit_in_bytes")):
+            for directory in _group_chain(mountinfo_file, cgroup_file, controller):
+                value = _number(os.path.join(directory, name), notes)
+                if value is not None and value > 0:
+                    limits.append((value, f"cgroup {'v2' if controller == '' else 'v1'} "
+                                          f"{os.path.join(directory, name)}"))
+    except (OSError, ValueError) as error:
+        notes.append(f"the cgroups were not read: {error}")
+    if not limits:
+        return None, "unknown (" + "; ".join(notes or ["nothing to read"]) + ")"
+    value, where = min(limits)
+    return value, where + ("; ignored: " + "; ".join(notes) if notes else "")

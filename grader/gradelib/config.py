@@ -138,3 +138,29 @@ MEMO_WALL_SECONDS = 60
 GROWTH_LIMIT_BYTES = 128 << 10
 GROWTH_WALL_SECONDS = 60
 
+
+# The pace of a grading (pace.py, whose header gives the rule): every
+# wall-clock limit is multiplied by a factor from a reference workload
+# timed at the start of each grading: PACE_COPIES copies at once of the
+# calibration solver on the single heap PACE_HEAP, whose wall time on one
+# free core of the machine the limits were tuned on (two cores, Debian 12)
+# is PACE_CPU_SECONDS (measured: 0.25-0.29 s for the probe, plus the
+# sandbox's start). The factor is at least PACE_CORES over the CPUs the
+# grading has (the tuning machine's cores; cgroup.available_cpus), and at
+# most PACE_CAP; the grading's time cap, scaled, at most
+# GRADING_CAP_CEILING seconds (under Gradescope's 10-minute default).
+PACE_HEAP = 60
+PACE_COPIES = SUITE_JOBS
+PACE_CPU_SECONDS = 0.3
+PACE_CORES = 2
+PACE_CAP = 8.0
+GRADING_CAP_CEILING = 480
+
+# A student process's address space is lowered (pace.student_address_space_mib)
+# so that STUDENT_PROCESSES_AT_ONCE of them (two runners side by side, each
+# with Criterion's two jobs) and MEMORY_RESERVE_BYTES for the grader, its
+# runners and the compiler fit in the container's memory; never below the
+# floor (the model solution's processes need well under it).
+STUDENT_PROCESSES_AT_ONCE = 4
+MEMORY_RESERVE_BYTES = 256 << 20
+STUDENT_ADDRESS_SPACE_FLOOR_MIB = 64

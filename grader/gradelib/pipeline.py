@@ -44,7 +44,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from . import build, challenge, config, coverage, growth, memcheck, reports, rubric, sandbox, suites, timing
+from . import build, challenge, config, coverage, growth, memcheck, pace, reports, rubric, sandbox, suites, timing
 from . import scratch as scratch_dir
 from .results import TestResult, flags_of
 
@@ -112,8 +112,7 @@ def cause_of(error):
 # ---- build ---------------------------------------------------------------------
 
 def build_phase(ctx):
-    builds = build.copy_sources(ctx.source_dir, ctx.scratch)
-    build.copy_harness(ctx.scratch)
+    builds = build.copy_sources(ctx.source_dir, ctx.scratch)   # the harness is there (grade: pace)
     build.compile_files(ctx.mode, ctx.scratch, builds.values(), config.CFLAGS,
                         os.path.join(ctx.scratch, "obj"), ctx.log, check=ctx.object_checks)
     return builds
@@ -460,6 +459,11 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
                   if os.path.isdir(p) and not scratch.startswith(p + os.sep)]
         mode = sandbox.detect(hidden, scratch)
         sandbox.lock_out(mode, secrets=[config.REPO], owned=[out])
+        # The pace, before any code of the submission is compiled or run
+        # (pace.py): it scales every wall-clock limit, the time cap too.
+        build.copy_harness(scratch)
+        paced = pace.measure(mode, scratch, log)
+        mode.pace, mode.student_address_space_mib = paced.factor, paced.student_address_space_mib
         mode.start_clock()
         ctx = Context(submission, source_dir, out, scratch, mode, seed, object_checks, log)
         mode.on_run = lambda result, cwd: _save_log(ctx, result, cwd)
@@ -471,7 +475,8 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
         builds, tests, figures = run_phases(ctx, all_tests)
         result = {"submission": submission, "started": started, "seed": seed,
                   "task_titles": dict(config.TASK_TITLES),
-                  "sandbox": mode.describe(), "hidden_visibility": hidden_visibility,
+                  "sandbox": mode.describe(), "pace": paced.describe(),
+                  "hidden_visibility": hidden_visibility,
                   "phases": ctx.phases, "notes": ctx.notes,
                   "builds": [b.as_result() for b in builds.values()],
                   **figures, **scored_result(tests, builds, rubric_path)}

@@ -332,6 +332,8 @@ def gradescope_results(result) -> dict:
         "extra_data": {
             "seed": result.get("seed") if isinstance(result.get("seed"), int) else clean(result.get("seed")),
             "sandbox": clean(result.get("sandbox")),
+            # The grading's pace: the factor of its wall-clock limits, and why (pace.py).
+            "pace": clean(result.get("pace")),
             "phases": {clean(k): number(v) for k, v in (result.get("phases") or {}).items()},
             "coverage_line_percent": number(coverage["line_percent"])
             if coverage.get("line_percent") is not None else None,

@@ -44,7 +44,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from . import cgroup, labdef
+from . import cgroup, config, labdef
 
 CAP_HEAD = 32 * 1024
 CAP_TAIL = 32 * 1024
@@ -88,6 +88,7 @@ class RunResult:
     stderr_bytes: int = 0
     side: bytes = b""          # what the run wrote to its side channel (see run())
     capped: bool = False       # stopped (or never started) at the grading's time cap
+    cap_seconds: float = GRADING_WALL_SECONDS   # that cap (scaled by the pace: Mode.start_clock)
 
     @property
     def ok(self):
@@ -95,8 +96,8 @@ class RunResult:
 
     def describe(self):
         if self.capped:
-            return "stopped at the grading's time cap (the whole grading may take at most " \
-                   f"{GRADING_WALL_SECONDS:g} s)"
+            return ("stopped at the grading's time cap (the whole grading may take at most "
+                    f"{self.cap_seconds:g} s)")
         if self.timed_out:
             return f"killed after the wall-clock limit ({self.wall_seconds:.1f} s)"
         if self.signal:
@@ -115,12 +116,20 @@ class Mode:
     cgroup: object = None      # the grading's cgroup.Group (as root), which every run joins
     tmp_bytes: int = 0         # size of bubblewrap's private /tmp (0: bubblewrap's default)
     deadline: float | None = None  # time.monotonic() of the grading's time cap (start_clock)
+    # The pace (pace.py): every run's wall-clock limit is multiplied by
+    # `pace`; student processes get `student_address_space_mib` (0: lab.ini's).
+    pace: float = 1.0
+    student_address_space_mib: int = 0
+    cap_seconds: float = GRADING_WALL_SECONDS   # the grading's time cap (start_clock)
 
     def start_clock(self, seconds=None):
         """From now on no run of this grading outlives the cap: a run's
         wall-clock limit is what is left of it, and a run asked for after
-        it is not started (its result says so)."""
-        self.deadline = time.monotonic() + (seconds or GRADING_WALL_SECONDS)
+        it is not started (its result says so). The cap scales with the
+        pace, up to config.GRADING_CAP_CEILING (never below the unscaled)."""
+        base = seconds or GRADING_WALL_SECONDS
+        self.cap_seconds = round(max(base, min(base * self.pace, config.GRADING_CAP_CEILING)), 1)
+        self.deadline = time.monotonic() + self.cap_seconds
 
     def describe(self):
         tmp = f"private /tmp of {self.tmp_bytes >> 20} MiB" if self.tmp_bytes else "private /tmp"
@@ -315,6 +324,7 @@ def _preexec(limits, mode):
             caps.append((resource.RLIMIT_NPROC, limits.processes))
         for which, value in caps:
             resource.setrlimit(which, (value, value))
+        _first_for_the_oom_killer()
         if mode.cgroup is not None:
             mode.cgroup.enter()   # while still root: the group's files are root's
         if mode.uid is not None:
@@ -322,6 +332,24 @@ def _preexec(limits, mode):
             os.setgid(mode.gid)
             os.setuid(mode.uid)
     return apply
+
+
+def _first_for_the_oom_killer():
+    """Where memory runs out with no cgroup of the grading's own (Gradescope:
+    a read-only /sys/fs/cgroup), the kernel's OOM killer ends a process of
+    the container: this makes it a sandboxed one (inherited by every
+    process the run starts, student processes too), never the grader.
+    Runs in the forked child before exec: raw calls, best effort."""
+    try:
+        fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        os.write(fd, b"1000")
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _bwrap_argv(mode, argv, cwd, readable, writable, env, hide=()):
@@ -421,11 +449,14 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
     pass_fds: descriptors root opened that the command inherits (at the
     same numbers): how a run reads a file its user may not open."""
     limits = limits or Limits()
+    if mode.pace != 1.0:
+        limits = dataclasses.replace(limits, wall_seconds=limits.wall_seconds * mode.pace)
     if mode.deadline is not None:
         left = mode.deadline - time.monotonic()
         if left <= 0:
             return RunResult(list(argv), None, None, True, 0.0, "", "not started: the grading's time "
-                             "cap was reached", capped=True)
+                             "cap was reached", capped=True,
+                             cap_seconds=mode.cap_seconds)
         if left < limits.wall_seconds:
             limits = dataclasses.replace(limits, wall_seconds=left)
     if mode.uid is not None:
@@ -448,7 +479,8 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
     side_data = side.bytes() if side is not None else b""
     capped = timed_out and mode.deadline is not None and time.monotonic() >= mode.deadline - 0.5
     result = RunResult(list(argv), code, sig, timed_out, elapsed,
-                       out.text(), err.text(), out.total, err.total, side_data, capped=capped)
+                       out.text(), err.text(), out.total, err.total, side_data, capped=capped,
+                       cap_seconds=mode.cap_seconds)
     if mode.on_run is not None:
         mode.on_run(result, cwd)
     return result
@@ -463,6 +495,14 @@ def _command(mode, argv, cwd, readable, writable, env, hide, side_channel):
     # writable directory, which the grader removes, never to the real /tmp.
     tmpdir = "/tmp" if mode.bwrap or not writable else writable[0]
     clean_env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": cwd, "TMPDIR": tmpdir}
+    # The pace (pace.py), for the proxy of every probe and runner
+    # (grader/boundary/proxy.c): its quit grace, a student process's RLIMIT_AS.
+    # The probes' calls too (a runner's env sets its own, scaled: suites.py).
+    if mode.pace != 1.0:
+        clean_env["GRADER_TIME_SCALE"] = f"{mode.pace:g}"
+        clean_env["GRADER_CALL_SECONDS"] = f"{config.CALL_SECONDS * mode.pace:g}"
+    if mode.student_address_space_mib:
+        clean_env["GRADER_ADDRESS_SPACE_MIB"] = str(mode.student_address_space_mib)
     clean_env.update(env or {})
     if mode.bwrap:
         command = _bwrap_argv(mode, argv, cwd, readable, writable, clean_env, hide)

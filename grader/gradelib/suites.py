@@ -14,7 +14,10 @@ proxy's own limit on one call (config.CALL_SECONDS, then short_call_seconds once
 of the runner have timed out) ends most endless loops sooner, with a
 message that names the call and its position. Test runs get an
 address-space limit of RUNNER_ADDRESS_SPACE for the trusted side; each
-student process has its own (512 MiB, grader/boundary/proxy.c).
+student process has its own (lab.ini's student_address_space_mib, lowered
+to fit a small container's memory: pace.py; grader/boundary/proxy.c). Both
+time-outs, the call's and the test's, are multiplied by the grading's pace
+(pace.py), as every wall-clock limit is.
 """
 
 import json
@@ -47,10 +50,12 @@ def run_runner(mode, scratch, runner, name, seed, student_program, policy="serve
     report = os.path.join(run_dir, "report.json")
     env = {"GRADER_REPORT": report, "LAB_SEED": str(seed), "LAB_SKIP_TIMING": TIMED_BY_THE_GRADER,
            "GRUNDY_DATA_DIR": "/nonexistent", "GRADER_SERVER": student_program,
-           "GRADER_POLICY": policy, "GRADER_CALL_SECONDS": str(call_seconds),
+           "GRADER_POLICY": policy, "GRADER_CALL_SECONDS": f"{call_seconds * mode.pace:g}",
            "GRADER_CPU_SECONDS": str(config.STUDENT_CPU_SECONDS)}
     env.update(env_extra or {})
-    timeout = VALGRIND_TEST_TIMEOUT if policy == "valgrind" else TEST_TIMEOUT
+    # Scaled by the pace (pace.py), as the call limit above; the run's own
+    # wall-clock limit is scaled by sandbox.run.
+    timeout = round((VALGRIND_TEST_TIMEOUT if policy == "valgrind" else TEST_TIMEOUT) * mode.pace)
     argv = [runner, f"--jobs={jobs}", f"--timeout={timeout}"]
     if tests:
         argv.append("--filter=@(" + "|".join(t.replace("::", "/") for t in sorted(tests)) + ")")

@@ -57,21 +57,13 @@ if ! gcovr_ok; then
     gcovr_ok || { echo "setup: gcovr is still older than 5.1" >&2; exit 1; }
 fi
 
-# The CPUs this container may use: its CFS quota (cgroup v2, then v1), not
-# nproc, which counts the host's.
+# The CPUs this container may use: the grader's own reading (its CFS quota,
+# cgroup v2 then v1, and the affinity mask: grader/gradelib/cgroup.py,
+# available_cpus), rounded up; not nproc, which counts the host's.
 cpus() {
-    local quota period
-    if read -r quota period 2>/dev/null </sys/fs/cgroup/cpu.max && [ "$quota" != max ]; then
-        :
-    else
-        quota=$(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us 2>/dev/null || echo -1)
-        period=$(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us 2>/dev/null || echo 100000)
-    fi
-    if [ "${quota:--1}" -gt 0 ] 2>/dev/null && [ "${period:-0}" -gt 0 ]; then
-        echo $(((quota + period - 1) / period))
-    else
-        nproc
-    fi
+    (cd "$source_dir/grader" && python3 -c 'import math
+from gradelib import cgroup
+print(max(1, math.ceil(cgroup.available_cpus()[0])))' 2>/dev/null) || nproc
 }
 make -C "$source_dir" --no-print-directory -j"$(cpus)" grader-harness
 chmod 755 "$source_dir/run_autograder" "$source_dir/grader/grade"

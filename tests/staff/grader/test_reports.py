@@ -69,6 +69,7 @@ def make_result(tests, **fields):
         "task_titles": {0: "Task 0: the heap-count map and the moves", 1: "Task 1: the recursive solver",
                         2: "Task 2: memoization"},
         "sandbox": "bwrap, uid nobody",
+        "pace": "wall-clock limits x4.00",
         "hidden_visibility": "after_published",
         "phases": {"build": 1.2, "suites": 3.4, "timing": 2.0, "memory": 8.1,
                    "coverage": 2.2, "reports": 0.1},
@@ -234,7 +235,7 @@ class ResultsJsonTest(ReportsCase):
         self.assertEqual(doc["stdout_visibility"], "hidden")
         self.assertEqual(doc["execution_time"], 17)
         self.assertEqual(doc["extra_data"], {
-            "seed": 12345, "sandbox": "bwrap, uid nobody",
+            "seed": 12345, "sandbox": "bwrap, uid nobody", "pace": "wall-clock limits x4.00",
             "phases": all_passed()["phases"], "coverage_line_percent": 93.3, "flags": [],
             "challenge": None,
             "timing": [{"name": "", "position": "{45=1}", "student_cpu": 0.21, "calibration_cpu": 0.09,

@@ -46,6 +46,53 @@ class GradingCapTest(unittest.TestCase):
         self.assertFalse(result.capped)
 
 
+class PaceTest(unittest.TestCase):
+    """The pace (pace.py) scales every run's wall-clock limit and the
+    grading's cap (up to config.GRADING_CAP_CEILING), reaches the proxy
+    through the run's environment, and makes every sandboxed process the
+    OOM killer's first choice."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self._tmp.cleanup)
+        self.mode = sandbox.Mode(bwrap=False, user=None)
+
+    def test_a_run_limit_scales(self):
+        self.mode.pace = 3.0
+        result = sandbox.run(self.mode, ["/bin/sleep", "0.5"], cwd=self._tmp.name,
+                             limits=sandbox.Limits(wall_seconds=0.25))
+        self.assertTrue(result.ok, result.describe())   # 0.75 s allowed
+        self.mode.pace = 1.0
+        result = sandbox.run(self.mode, ["/bin/sleep", "0.5"], cwd=self._tmp.name,
+                             limits=sandbox.Limits(wall_seconds=0.25))
+        self.assertTrue(result.timed_out)
+
+    def test_the_cap_scales_up_to_its_ceiling(self):
+        from gradelib import config
+        self.mode.pace = 2.0
+        self.mode.start_clock(10)
+        self.assertEqual(self.mode.cap_seconds, 20)
+        self.mode.pace = 1000.0
+        self.mode.start_clock(10)
+        self.assertEqual(self.mode.cap_seconds, config.GRADING_CAP_CEILING)
+        self.mode.pace = 1.0
+        self.mode.start_clock(10)
+        self.assertEqual(self.mode.cap_seconds, 10)
+
+    def test_the_proxy_gets_the_pace_and_the_address_space(self):
+        self.mode.pace, self.mode.student_address_space_mib = 4.0, 128
+        result = sandbox.run(self.mode, ["/usr/bin/env"], cwd=self._tmp.name)
+        lines = result.stdout.splitlines()
+        self.assertIn("GRADER_TIME_SCALE=4", lines)
+        self.assertIn("GRADER_ADDRESS_SPACE_MIB=128", lines)
+        from gradelib import config
+        self.assertIn(f"GRADER_CALL_SECONDS={config.CALL_SECONDS * 4:g}", lines)
+
+    def test_sandboxed_processes_go_first_when_memory_runs_out(self):
+        result = sandbox.run(self.mode, ["/bin/cat", "/proc/self/oom_score_adj"], cwd=self._tmp.name)
+        self.assertEqual(result.stdout.strip(), "1000")
+
+
 class LeftoversTest(unittest.TestCase):
     """A uid a grading claims starts with no process of an earlier one."""
 
