@@ -11,16 +11,17 @@
 #                      width of the type or more, an index past the end of an
 #                      array whose size the compiler knows (int moves[8]), a
 #                      variable-length array of size <= 0, a division by
-#                      zero. The first one stops the test; the message names
-#                      your file and line. Code that does these things may
+#                      zero; and memcpy between overlapping ranges (use
+#                      memmove), which the test programs check themselves
+#                      (tests/public/support/checked_memcpy.c). The first one
+#                      stops the test; the message names your file and line. Code that does these things may
 #                      seem to work and then break with another compiler or
 #                      another -O, which is why they fail the test.
 #   make test SAN=1    AddressSanitizer as well (2-3x slower, its own build
 #                      in build/student-san): every invalid access to the
 #                      heap, the stack or a global, at the line that makes
 #                      it, even one byte past a block; use after free; a
-#                      double free; memcpy between overlapping ranges (use
-#                      memmove); leaks at the end of each test. It stops at
+#                      double free; leaks at the end of each test. It stops at
 #                      the first error, with the stacks of the access, of
 #                      the allocation and of the free.
 #   make memcheck      valgrind on the plain build (20-50x slower, timing
@@ -31,8 +32,9 @@
 #                      that made them, with every test they happened in. It
 #                      misses an access that lands inside another block or
 #                      on the stack (AddressSanitizer sees those), and
-#                      undefined behaviour that does not touch memory (the
-#                      checks of `make test` see those).
+#                      undefined behaviour that does not touch memory, or
+#                      an overlapping memcpy (the checks of `make test` see
+#                      those).
 #
 # A passing `make test` with a failing `make test SAN=1` or `make memcheck`
 # is a bug in your code that happens to go unnoticed on this machine: the

@@ -779,6 +779,16 @@ static void on_undefined_behaviour(void)
 }
 #endif
 
+void lab_stop_test(const char *what, const char *next)
+{
+    if (getpid() == test_process)
+        write_crash_report(what, next);
+    else
+        fprintf(stderr, "%s: a process it forked %s. %s\n", test_name, what, next);
+    fflush(NULL);
+    _exit(1);
+}
+
 void lab_test_finished(void)
 {
     test_finished = true;
