@@ -6,8 +6,9 @@
 #
 # IMPL picks the solution under test: `student` (default), `reference`, or
 # any directory holding grundy_position.c and grundy_solver.c (for example
-# a fixture: make test IMPL=tests/staff/fixtures/unmemoized). SAN=1 builds with
-# AddressSanitizer and UndefinedBehaviorSanitizer. OPTIONAL_TASKS adds
+# a fixture: make test IMPL=tests/staff/fixtures/unmemoized). `make test`
+# builds with cheap UndefinedBehaviorSanitizer checks (UBSAN=0: without);
+# SAN=1 with AddressSanitizer too (tests/public/sanitizers.mk). OPTIONAL_TASKS adds
 # optional tasks of Part 2 to `make all`, `test`, `memcheck` and `coverage`,
 # e.g. OPTIONAL_TASKS="task5 task6" (tests/public/optional-tasks.mk).
 

@@ -579,7 +579,7 @@ static bool test_finished;
  * loops does so in most tests, and each time-out would otherwise cost the
  * whole limit, so `make test` of such a mistake takes seconds, not minutes.
  * The time-outs are written down in $LAB_SUMMARY_FILE.timeouts (one suite
- * a line; tests/public/run-suites empties it). The suites' .timeout
+ * a line; tests/public/run-suites starts each run with none). The suites' .timeout
  * (Criterion's wall-clock limit) stays as the backstop of a test that
  * blocks without using CPU. AddressSanitizer (SAN=1) makes code 2-3 times
  * slower, so the limits are tripled there; under valgrind (20-50 times
