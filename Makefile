@@ -6,8 +6,9 @@
 #
 # IMPL picks the solution under test: `student` (default), `reference`, or
 # any directory holding grundy_position.c and grundy_solver.c (for example
-# a fixture: make test IMPL=tests/staff/fixtures/unmemoized). SAN=1 builds with
-# AddressSanitizer and UndefinedBehaviorSanitizer. OPTIONAL_TASKS adds
+# a fixture: make test IMPL=tests/staff/fixtures/unmemoized). `make test`
+# builds with cheap UndefinedBehaviorSanitizer checks (UBSAN=0: without);
+# SAN=1 with AddressSanitizer too (tests/public/sanitizers.mk). OPTIONAL_TASKS adds
 # optional tasks of Part 2 to `make all`, `test`, `memcheck` and `coverage`,
 # e.g. OPTIONAL_TASKS="task5 task6" (tests/public/optional-tasks.mk).
 
@@ -34,15 +35,19 @@ LABDEF := $(sort $(LAB_INI) grader/lab.ini) grader/gradelib/labdef.py grader/lab
 $(GEN)/lab.mk $(GEN)/lab_definition.h $(GEN)/lab_titles.txt &: $(LABDEF)
 	@grader/labdef-gen public $(GEN)
 include $(GEN)/lab.mk
+# tests/public/run-suites titles each task from this definition's list.
+export LAB_TITLES := $(GEN)/lab_titles.txt
 
 IMPL_NAME := $(subst /,_,$(patsubst %/,%,$(IMPL)))
-BUILD := build/$(IMPL_NAME)$(if $(SAN),-san)
+# SAN=1 and UBSAN=0 (tests/public/sanitizers.mk) build apart: objects built
+# with other checks must not be mixed.
+BUILD := build/$(IMPL_NAME)$(if $(SAN),-san,$(if $(filter 0,$(UBSAN)),-noubsan))
 # What every IMPL's test programs share (given code, oracle, support, the
 # suites) is built once, not once per IMPL: make check builds dozens.
-SHARED := build/shared$(if $(SAN),-san)
+SHARED := build/shared$(if $(SAN),-san,$(if $(filter 0,$(UBSAN)),-noubsan))
 
-, := ,
-SANITIZE := $(if $(SAN),-fsanitize=address$(,)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+# What the test programs are built to catch (SAN=1, UBSAN=0): see the file.
+include tests/public/sanitizers.mk
 BASE_CFLAGS := $(LAB_CFLAGS) $(SANITIZE)
 # The project's own code must be warning-free. A student's code gets the
 # same warnings, but a warning must not stop them from seeing test results.
@@ -73,19 +78,19 @@ all: bin/grundy $(SUITE_PROGRAMS) $(OPTIONAL_TASKS:%=$(BUILD)/test_%)
 
 # ---- building ---------------------------------------------------------------
 
-$(SHARED)/given/%.o: student/%.c student/grundy.h | $(SHARED)/given
+$(SHARED)/given/%.o: student/%.c student/grundy.h tests/public/sanitizers.mk | $(SHARED)/given
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
-$(SHARED)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h) | $(SHARED)/oracle
+$(SHARED)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h) tests/public/sanitizers.mk | $(SHARED)/oracle
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
-$(SHARED)/support/%.o: tests/public/support/%.c $(wildcard tests/public/support/*.h) $(GEN)/lab_definition.h student/grundy.h | $(SHARED)/support
+$(SHARED)/support/%.o: tests/public/support/%.c $(wildcard tests/public/support/*.h) $(GEN)/lab_definition.h student/grundy.h tests/public/sanitizers.mk | $(SHARED)/support
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
-$(BUILD)/impl/%.o: $(IMPL)/%.c student/grundy.h | $(BUILD)/impl
+$(BUILD)/impl/%.o: $(IMPL)/%.c student/grundy.h tests/public/sanitizers.mk | $(BUILD)/impl
 	$(call compile_student_file,$(CC) $(BASE_CFLAGS) $(IMPL_WARN) $(INCLUDES) -c $< -o $@)
 
-$(SHARED)/lab/%.o: tests/public/suites/%.c $(wildcard tests/public/support/*.h) $(GEN)/lab_definition.h | $(SHARED)/lab
+$(SHARED)/lab/%.o: tests/public/suites/%.c $(wildcard tests/public/support/*.h) $(GEN)/lab_definition.h tests/public/sanitizers.mk | $(SHARED)/lab
 	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
 
 $(SHARED)/liboracle.a: $(ORACLE_OBJ)

@@ -27,9 +27,21 @@ endef
 HANDOUT_HTML ?= handouts/grundy-lab.html
 export HANDOUT_HTML
 
+# The optional tasks' test programs, built one by one after Tasks 0-2's: a
+# Part 2 file that does not compile must not hide the results of Tasks
+# 0-2. Its compiler messages are printed as usual and kept beside its
+# object; its program is removed, so that an older build of it is not run,
+# and tests/public/run-suites reports that task as not compiling.
+define build_optional_programs
+@for program in $(OPTIONAL_TASKS:%=$(BUILD)/test_%); do \
+    $(MAKE) --no-print-directory $$program || rm -f $$program; \
+done
+endef
+
 # Runs every task's suite (a failing task does not stop the others), then
 # prints the per-task summary; fails if any test failed.
-test: $(ALL_SUITE_PROGRAMS)
+test: $(SUITE_PROGRAMS)
+	$(build_optional_programs)
 	@tests/public/run-suites $(BUILD) $(ALL_TASKS) -- $(CRITERION_FLAGS)
 
 $(TASKS:%=test-%): test-%: $(BUILD)/test_%
@@ -38,7 +50,8 @@ $(TASKS:%=test-%): test-%: $(BUILD)/test_%
 # The suites under valgrind. Timing checks are skipped (valgrind slows
 # everything down 20-50x) and the largest positions are smaller; leaks
 # and invalid accesses fail the run.
-memcheck: $(ALL_SUITE_PROGRAMS)
+memcheck: $(SUITE_PROGRAMS)
+	$(build_optional_programs)
 	@LAB_SKIP_TIMING=1 tests/public/run-suites --valgrind $(BUILD) $(ALL_TASKS) -- $(CRITERION_FLAGS)
 
 # Line and branch coverage of the solution files, as HTML. Built apart (no

@@ -11,22 +11,27 @@
 # memoization check, and leak checks that tell move lists from the memo).
 # See tests/public/support/*.h.
 WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
+# ... and memcpy, which stops a test that copies between overlapping ranges
+# (tests/public/support/checked_memcpy.c): undefined behaviour that neither
+# valgrind nor UndefinedBehaviorSanitizer reports.
+WRAP_CHECKS := -Wl,--wrap=memcpy
 LDLIBS_TEST := -lcriterion
 
 # Criterion's own flags for the test programs, e.g. CRITERION_FLAGS=--verbose.
 CRITERION_FLAGS ?=
 
 COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(SHARED)/support/lab_support.o \
-                   $(SHARED)/support/lab_report.o $(SHARED)/support/alloc_tracker.o
+                   $(SHARED)/support/lab_report.o $(SHARED)/support/alloc_tracker.o \
+                   $(SHARED)/support/checked_memcpy.o
 
 $(BUILD)/test_task0: $(SHARED)/lab/test_task0.o $(COMMON_TEST_OBJ) $(ORACLE_LIB)
-	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(LDLIBS_TEST)
+	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) $(LDLIBS_TEST)
 
 $(BUILD)/test_task1: $(SHARED)/lab/test_task1.o $(COMMON_TEST_OBJ) $(SHARED)/support/expansion_counter.o \
                      $(ORACLE_LIB)
-	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
+	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
 
 $(BUILD)/test_task2: $(SHARED)/lab/test_task2.o $(COMMON_TEST_OBJ) \
                      $(SHARED)/support/expansion_counter.o $(SHARED)/support/calibration_solver.o \
                      $(SHARED)/support/timed_run.o $(ORACLE_LIB)
-	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
+	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)

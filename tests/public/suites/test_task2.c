@@ -25,6 +25,7 @@
 
 #include "alloc_tracker.h"
 #include "calibration_solver.h"
+#include "child_run.h"
 #include "expansion_counter.h"
 #include "lab_definition.h"
 #include "lab_support.h"
@@ -295,8 +296,8 @@ static void expect_fast(const int *heaps, size_t n)
                text, r.signal, strsignal(r.signal));
     LAB_EXPECT(r.outcome != TIMED_CRASHED, SECTION_MEMO,
                "solving %s from an empty memo ended the process with exit status %d instead of "
-               "returning an answer",
-               text, r.exit_status);
+               "returning an answer%s",
+               text, r.exit_status, r.exit_status == 1 ? CHILD_EXIT_1_TEXT : "");
     LAB_EXPECT(r.outcome == TIMED_ANSWERED, SECTION_TIMING,
                "solving %s from an empty memo did not finish within its CPU budget of %.3f s "
                "(%g x the calibration solver's %.4f s on the same machine); is every answer "

@@ -13,13 +13,6 @@
 
 #include "child_run.h"
 
-/* Built with AddressSanitizer (SAN=1)? It turns crashes into exit status 1. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#else
-#define SANITIZED 0
-#endif
-
 size_t child_stack_size(size_t stack_bytes)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -30,13 +23,11 @@ size_t child_stack_size(size_t stack_bytes)
 
 const char *child_crash_text(const child_result *r)
 {
-    static char text[192];
+    static char text[320];
     if (r->signal != 0)
         snprintf(text, sizeof text, "it crashed with signal %d (%s)", r->signal, strsignal(r->signal));
     else
         snprintf(text, sizeof text, "it exited with status %d before returning%s", r->exit_status,
-                 SANITIZED && r->exit_status == 1 ? " (AddressSanitizer ends a process that overflows "
-                                                    "its stack or misuses memory that way)"
-                                                  : "");
+                 r->exit_status == 1 ? CHILD_EXIT_1_TEXT : "");
     return text;
 }

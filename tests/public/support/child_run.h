@@ -59,4 +59,18 @@ size_t child_stack_size(size_t stack_bytes);
  * (one static buffer, valid until the next call). */
 const char *child_crash_text(const child_result *r);
 
+/* What ends a child with exit status 1 in the build at hand: the
+ * sanitizers stop a process that way (the text starts with a space). */
+#if defined(__SANITIZE_ADDRESS__)
+#define CHILD_EXIT_1_TEXT                                                                      \
+    " (AddressSanitizer ends a process that overflows its stack or misuses memory that way, " \
+    "and UndefinedBehaviorSanitizer one with undefined behaviour: their report is above)"
+#elif defined(LAB_UBSAN)
+#define CHILD_EXIT_1_TEXT                                                                    \
+    " (UndefinedBehaviorSanitizer, which `make test` builds with, ends a process that way on " \
+    "undefined behaviour: its report, printed above, names the line)"
+#else
+#define CHILD_EXIT_1_TEXT ""
+#endif
+
 #endif /* CHILD_RUN_H */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "alloc_tracker.h"
@@ -16,7 +17,7 @@
 #include "lab_todo.h"
 #include "oracle.h"
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(LAB_UBSAN)
 #include <sanitizer/common_interface_defs.h>
 #endif
 #if defined(__has_include)
@@ -609,6 +610,74 @@ static char last_call[768];
  * used by a traced call of the function it names: lab_trace_call). */
 static bool last_step_explicit;
 static bool test_finished;
+
+/* ---- time limits ------------------------------------------------------------
+ * Each test may use TEST_CPU_SECONDS of CPU time in its own process (the
+ * children it forks have budgets of their own); the model solution's
+ * slowest test uses under 0.5 s of it. Once a test of a suite has run out of
+ * time, the suite's later tests get SHORT_TEST_CPU_SECONDS: a solver that
+ * loops does so in most tests, and each time-out would otherwise cost the
+ * whole limit, so `make test` of such a mistake takes seconds, not minutes.
+ * The time-outs are written down in $LAB_SUMMARY_FILE.timeouts (one suite
+ * a line; tests/public/run-suites starts each run with none). The suites' .timeout
+ * (Criterion's wall-clock limit) stays as the backstop of a test that
+ * blocks without using CPU. AddressSanitizer (SAN=1) makes code 2-3 times
+ * slower, so the limits are tripled there; under valgrind (20-50 times
+ * slower) only Criterion's limit applies. */
+#if defined(__SANITIZE_ADDRESS__)
+enum { TEST_CPU_SECONDS = 12, SHORT_TEST_CPU_SECONDS = 3 };
+#define LIMIT_TEXT "12 s"
+#define SHORT_LIMIT_TEXT "3 s"
+#else
+enum { TEST_CPU_SECONDS = 4, SHORT_TEST_CPU_SECONDS = 1 };
+#define LIMIT_TEXT "4 s"
+#define SHORT_LIMIT_TEXT "1 s"
+#endif
+static bool short_limit;
+static char timeouts_path[4096]; /* "" when the runner was started by hand */
+
+/* The suite of the running test: "task2" for "task2::memo_fills_up". */
+static size_t suite_length(void)
+{
+    return strcspn(test_name, ":");
+}
+
+/* Whether an earlier test of this suite, in this run, timed out. */
+static bool suite_timed_out_before(void)
+{
+    FILE *file = timeouts_path[0] != '\0' ? fopen(timeouts_path, "r") : NULL;
+    if (file == NULL)
+        return false;
+    char line[160];
+    bool found = false;
+    size_t length = suite_length();
+    while (!found && fgets(line, sizeof line, file) != NULL)
+        found = strncmp(line, test_name, length) == 0 && line[length] == '\n';
+    fclose(file);
+    return found;
+}
+
+/* In the SIGPROF handler: only async-signal-safe calls. */
+static void record_time_out(void)
+{
+    if (timeouts_path[0] == '\0')
+        return;
+    int fd = open(timeouts_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    (void)!write(fd, test_name, suite_length());
+    (void)!write(fd, "\n", 1);
+    close(fd);
+}
+
+static void start_time_limit(void)
+{
+    if (lab_under_valgrind())
+        return;
+    short_limit = suite_timed_out_before();
+    struct itimerval limit = {.it_value = {.tv_sec = short_limit ? SHORT_TEST_CPU_SECONDS : TEST_CPU_SECONDS}};
+    setitimer(ITIMER_PROF, &limit, NULL); /* SIGPROF, handled by on_fatal_signal */
+}
 static char crash_report_path[4096]; /* "" means stderr */
 static pid_t test_process;
 
@@ -684,8 +753,11 @@ static const char *signal_words(int sig)
         return "was aborted (SIGABRT): a failed assert(), or the C library found the heap "
                "corrupted, for example by a double free or a write past the end of a block";
     case SIGPROF:
-        return "did not finish within the test's time limit (an endless loop, or a search far "
-               "too slow)";
+        return short_limit ? "did not finish within the test's short time limit (" SHORT_LIMIT_TEXT
+                             " of CPU: an earlier test of this task timed out already, so the "
+                             "later ones are cut short; an endless loop, or a search far too slow)"
+                           : "did not finish within the test's time limit (" LIMIT_TEXT " of CPU: "
+                             "an endless loop, or a search far too slow)";
     default:
         return "was killed by a signal";
     }
@@ -765,7 +837,13 @@ static void on_fatal_signal(int sig)
      * parent, the test, says what happened to it. */
     if (getpid() == test_process) {
         static char next[768];
-        if (sig == SIGPROF) {
+        if (sig == SIGPROF && strncmp(test_name, "task6::", 7) == 0 && strstr(last_step, "nim") != NULL) {
+            record_time_out();
+            append(next, 0, sizeof next, "Is every nimber remembered in the table, and looked up "
+                                         "before it is computed? From the definition alone, g(40) "
+                                         "takes about 3.3e11 calls (handout #task-6-nimbers)");
+        } else if (sig == SIGPROF) {
+            record_time_out();
             size_t used = append(next, 0, sizeof next, "Check that every recursive call gets a "
                                                       "smaller position; to see where it spins, run ");
             used = append(next, used, sizeof next, task_target());
@@ -809,6 +887,89 @@ static void on_sanitizer_death(void)
 }
 #endif
 
+#if defined(LAB_UBSAN) && !defined(__SANITIZE_ADDRESS__)
+/* A plain `make test` build checks for undefined behaviour
+ * (tests/public/sanitizers.mk) and stops at the first: the report,
+ * "FILE:LINE:COLUMN: runtime error: WHAT", goes to a file of this process
+ * (set in lab_test_begin), and this hook turns it into the test's failure
+ * message, so that the summary names the line, and copies it to stderr
+ * as UndefinedBehaviorSanitizer would have printed it. tests/public/
+ * run-suites names that file: UBSAN_OPTIONS=log_path=$LAB_SUMMARY_FILE.ubsan
+ * (without it, the report goes to stderr as usual). Not a signal
+ * handler: the runtime calls it before it exits, so stdio is fine. */
+static char ubsan_report_prefix[4096]; /* "" means the report went to stderr */
+
+/* What to do about the kind of undefined behaviour `report` names. */
+static const char *undefined_behaviour_advice(const char *report)
+{
+    if (strstr(report, "signed integer overflow") != NULL)
+        return "Signed arithmetic (int, long) must stay in its range; a value meant to wrap "
+               "around, such as a hash, is computed in an unsigned type (uint64_t), whose "
+               "arithmetic wraps by definition";
+    if (strstr(report, "shift") != NULL)
+        return "Shift unsigned values, by 0 to (width of the type - 1) bits";
+    if (strstr(report, "out of bounds") != NULL)
+        return "An index went past the end of an array (or below 0): check the loop's bounds";
+    if (strstr(report, "division by zero") != NULL)
+        return "A division or a % by zero";
+    return "Fix that line";
+}
+
+static void on_undefined_behaviour(void)
+{
+    static char where[600], report[600];
+    where[0] = report[0] = '\0';
+    if (ubsan_report_prefix[0] != '\0') {
+        char path[sizeof ubsan_report_prefix + 32];
+        snprintf(path, sizeof path, "%s.%d", ubsan_report_prefix, (int)getpid());
+        FILE *log = fopen(path, "r");
+        char line[1024];
+        while (log != NULL && fgets(line, sizeof line, log) != NULL) {
+            fputs(line, stderr);
+            /* "student/grundy_position.c:157:14: runtime error: signed integer overflow: ..." */
+            char *error = strstr(line, ": runtime error: ");
+            if (error != NULL && report[0] == '\0') {
+                line[strcspn(line, "\n")] = '\0';
+                snprintf(where, sizeof where, "%.*s", (int)(error - line), line);
+                snprintf(report, sizeof report, "%s", error + strlen(": runtime error: "));
+            }
+        }
+        if (log != NULL) {
+            fclose(log);
+            remove(path);
+        }
+    }
+    if (getpid() != test_process)
+        return; /* a child the test forked: the report is on stderr, its parent says the rest */
+    static char what[1024], next[1536];
+    if (where[0] != '\0') {
+        snprintf(what, sizeof what, "stopped on undefined behaviour at %s", where);
+        snprintf(next, sizeof next,
+                 "UndefinedBehaviorSanitizer (`make test` builds with it) says: %s. %s. Undefined "
+                 "behaviour may look right here and break with another compiler, another -O or "
+                 "the grader's build",
+                 report, undefined_behaviour_advice(report));
+    } else {
+        snprintf(what, sizeof what,
+                 "stopped on undefined behaviour (UndefinedBehaviorSanitizer's report is printed "
+                 "above: its first line names the file and line)");
+        snprintf(next, sizeof next, "Undefined behaviour may look right here and break with "
+                                    "another compiler, another -O or the grader's build");
+    }
+    write_crash_report(what, next);
+}
+#endif
+
+void lab_stop_test(const char *what, const char *next)
+{
+    if (getpid() == test_process)
+        write_crash_report(what, next);
+    else
+        fprintf(stderr, "%s: a process it forked %s. %s\n", test_name, what, next);
+    fflush(NULL);
+    _exit(1);
+}
+
 void lab_test_finished(void)
 {
     test_finished = true;
@@ -830,6 +991,8 @@ void lab_test_begin(const char *test)
     const char *summary = getenv("LAB_SUMMARY_FILE");
     snprintf(crash_report_path, sizeof crash_report_path, "%s%s", summary != NULL ? summary : "",
              summary != NULL ? ".crashes" : "");
+    snprintf(timeouts_path, sizeof timeouts_path, "%s%s", summary != NULL ? summary : "",
+             summary != NULL ? ".timeouts" : "");
 #if defined(RUNNING_ON_VALGRIND)
     /* Names the test in valgrind's log of this process (make memcheck). */
     VALGRIND_PRINTF("lab-test %s\n", test);
@@ -849,7 +1012,12 @@ void lab_test_begin(const char *test)
     };
     for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
         sigaction(signals[i], &action, NULL);
+    start_time_limit();
 #if defined(__SANITIZE_ADDRESS__)
     __sanitizer_set_death_callback(on_sanitizer_death);
+#elif defined(LAB_UBSAN)
+    snprintf(ubsan_report_prefix, sizeof ubsan_report_prefix, "%s%s", summary != NULL ? summary : "",
+             summary != NULL ? ".ubsan" : "");
+    __sanitizer_set_death_callback(on_undefined_behaviour);
 #endif
 }

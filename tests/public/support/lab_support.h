@@ -42,6 +42,13 @@ void lab_test_begin(const char *test);
 /* Called by LAB_TEST when the body has run to its end. */
 void lab_test_finished(void);
 
+/* Stops the test at once: its failure message is "the test WHAT during its
+ * last step, STEP. NEXT" (what a crash report says). For a misuse the
+ * support code detects itself, such as memcpy between overlapping ranges
+ * (checked_memcpy.c). In a process the test forked, prints the same on
+ * stderr; its parent reports the exit. */
+void lab_stop_test(const char *what, const char *next) __attribute__((noreturn));
+
 /* Records the step the test is about to take, in words a student can
  * reproduce ("grundy_is_p_position({13=1})"). Only the last step is kept;
  * it is what a crash or a time-out report names. */
