@@ -238,6 +238,14 @@ static const char *death_words(int status)
     case SIGFPE:
         why = "SIGFPE: an arithmetic error such as a division by zero";
         break;
+    case SIGILL:
+        /* The grader builds submissions with make test's cheap undefined-
+         * behaviour checks, trapping (config.UB_CFLAGS): no runtime library
+         * in the sandbox, so no file and line here; make test has both. */
+        why = "SIGILL: undefined behaviour, such as a signed integer overflow (a hash summed in an "
+              "int), a shift by too much, an index past an array or a division by zero; `make test` "
+              "names the line";
+        break;
     case SIGSYS:
         why = "SIGSYS: stopped by the grader's sandbox for a system call a submission may not "
               "make (opening files, starting processes, signals, networking)";

@@ -1,6 +1,7 @@
 """Where things are and the numbers the grader runs with (one place to tune)."""
 
 import os
+import re
 
 from . import labdef, rubric
 
@@ -26,7 +27,27 @@ RUBRIC_TERM = rubric.term_of(LAB)
 # Task 0's map and Tasks 1-2's solver (task isolation, pipeline.py).
 POSITION, SOLVER = FILE_OF_TASK[0], FILE_OF_TASK[1]
 
-CFLAGS = list(LAB.cflags) + list(LAB.warnings)
+
+
+def _make_test_ub_checks():
+    """The checks of make test's UBSAN_CHEAP (tests/public/sanitizers.mk, their
+    one home): "signed-integer-overflow,shift,...", or None without that line."""
+    try:
+        with open(os.path.join(REPO, "tests", "public", "sanitizers.mk"), encoding="utf-8") as handle:
+            found = re.search(r"^UBSAN_CHEAP := -fsanitize=(\S+)", handle.read(), re.MULTILINE)
+    except OSError:
+        return None
+    return found.group(1).replace("$(,)", ",") if found else None
+
+
+# The student's files are built with the undefined-behaviour checks that
+# make test has, so that a mistake make test stops at (a hash summed in an
+# int that overflows) does not earn full marks here. They trap (SIGILL,
+# named by the proxy) instead of calling UBSan's runtime, which would need
+# files and a library the student process is not given.
+UB_CHECKS = _make_test_ub_checks()
+UB_CFLAGS = [f"-fsanitize={UB_CHECKS}", "-fsanitize-undefined-trap-on-error"] if UB_CHECKS else []
+CFLAGS = list(LAB.cflags) + list(LAB.warnings) + UB_CFLAGS
 COVERAGE_CFLAGS = [f for f in LAB.cflags if f != "-O2"] + ["-O0", "--coverage"]
 # A student program counts allocations and expansions (tests/public/support).
 WRAPS = ["-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free",
