@@ -681,14 +681,20 @@ static void start_time_limit(void)
 static char crash_report_path[4096]; /* "" means stderr */
 static pid_t test_process;
 
+/* The test's current step, and the call it is: what a crash report names. */
+static void record_step(bool explicit_step, const char *format, va_list args)
+{
+    vsnprintf(last_step, sizeof last_step, format, args);
+    memcpy(last_call, last_step, sizeof last_call);
+    last_step_explicit = explicit_step;
+}
+
 void lab_trace(const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    vsnprintf(last_step, sizeof last_step, format, args);
+    record_step(true, format, args);
     va_end(args);
-    memcpy(last_call, last_step, sizeof last_call);
-    last_step_explicit = true;
 }
 
 void lab_trace_call(const char *name, const char *format, ...)
@@ -704,10 +710,8 @@ void lab_trace_call(const char *name, const char *format, ...)
     }
     va_list args;
     va_start(args, format);
-    vsnprintf(last_step, sizeof last_step, format, args);
+    record_step(false, format, args);
     va_end(args);
-    memcpy(last_call, last_step, sizeof last_call);
-    last_step_explicit = false;
 }
 
 const char *lab_trace_text(const grundy_position *p)
