@@ -835,6 +835,24 @@ static const char *after_clear_hint(void)
            "memo_table_free(memo), set memo = NULL (handout #task-2)";
 }
 
+/* Where a time-out most often comes from, in the task's own terms: Tasks
+ * 7 and 8 have no recursion to blame, Task 5 one loop over the moves. */
+static const char *spin_hint(void)
+{
+    if (strncmp(test_name, "task5", 5) == 0)
+        return "Check that the loop over the moves ends, and that each move is asked about once, "
+               "through the memoized solver; to see where it spins, run ";
+    if (strncmp(test_name, "task7", 5) == 0)
+        return "Check that each loop of the table ends (every height up to the last, every split "
+               "of it), and that a value is read from the table, not computed again; to see where "
+               "it spins, run ";
+    if (strncmp(test_name, "task8", 5) == 0)
+        return "Check that every frame pushed is popped once its moves are answered, and that a "
+               "position already answered is looked up in the memo, not pushed again; to see "
+               "where it spins, run ";
+    return "Check that every recursive call gets a smaller position; to see where it spins, run ";
+}
+
 static void on_fatal_signal(int sig)
 {
     /* A child the test forked (the timing checks do) reports nothing: its
@@ -848,8 +866,7 @@ static void on_fatal_signal(int sig)
                                          "takes about 3.3e11 calls (handout #task-6-nimbers)");
         } else if (sig == SIGPROF) {
             record_time_out();
-            size_t used = append(next, 0, sizeof next, "Check that every recursive call gets a "
-                                                      "smaller position; to see where it spins, run ");
+            size_t used = append(next, 0, sizeof next, spin_hint());
             used = append(next, used, sizeof next, task_target());
             append(next, used, sizeof next, " with a print of the position at the top of your solver");
         } else {
