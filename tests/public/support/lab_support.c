@@ -868,7 +868,13 @@ static void on_fatal_signal(int sig)
             record_time_out();
             size_t used = append(next, 0, sizeof next, spin_hint());
             used = append(next, used, sizeof next, task_target());
-            append(next, used, sizeof next, " with a print of the position at the top of your solver");
+            append(next, used, sizeof next, strncmp(test_name, "task7", 5) == 0
+                                                ? " with a print of the height at the top of each loop"
+                                                : strncmp(test_name, "task8", 5) == 0
+                                                      ? " with a print of the top frame's position at the "
+                                                        "top of your loop"
+                                                      : " with a print of the position at the top of your "
+                                                        "solver");
         } else {
             append(next, 0, sizeof next, "Run `make memcheck` (valgrind names the line of the bad "
                                          "access) or `make test SAN=1` (AddressSanitizer stops at it)");
