@@ -2,7 +2,7 @@
 #
 # Student targets:  make test | test-task0 | test-task1 | test-task2 | memcheck | coverage
 #                   Part 2 (optional): test-task5 ... test-task8 | play | measure
-# Staff targets:    make deps | all | check | bench | demo | handouts | clean
+# Staff targets:    make deps | all | check | check-calendar | bench | demo | handouts | clean
 #
 # IMPL picks the solution under test: `student` (default), `reference`, or
 # any directory holding grundy_position.c and grundy_solver.c (for example
@@ -337,6 +337,12 @@ check-browser:
 # The GitLab CI templates, run for real with gitlab-ci-local in shell mode.
 check-ci:
 	@tests/staff/ops/check-ci
+# The course calendar ([policy]: late penalty, extensions, submission limit,
+# regrade comparison, Canvas gradebook) on canned gradings: seconds, a step of make check.
+.PHONY: check-calendar
+check-calendar:
+	@tests/staff/ops/check-calendar
+
 # grade-all on 40 generated submissions: killed and resumed, sharded and merged
 # (make check runs the same with 6).
 .PHONY: check-batch

@@ -53,7 +53,8 @@ TRASH_PREFIX = ".trash-"
 # What class-report and grader/similarity write next to the students' directories: a student
 # may not be called like one of them.
 RESERVED = {"charts", "report.html", "gradebook.csv", BATCH_FILE, "logs",
-            "similarity.html", "similarity.csv", "similarity-pairs"}
+            "similarity.html", "similarity.csv", "similarity-pairs",
+            "canvas.csv", "roster-mismatch.txt", "regrade.md", "regrade.csv"}
 SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@+-]{0,99}")
 OUTPUT_CAP = 1 << 20            # bytes of one grader's output kept in its logs
 

@@ -9,7 +9,8 @@ job (regrade the student in its own OUT with grade-all instead).
 
 Output, in REPORT_DIR, each file written atomically:
 
-  gradebook.csv   student,total,taskN for each task of the term,flags,seed; one row per
+  gradebook.csv   student,total,taskN for each task of the term,flags,seed (and, when a
+                  course calendar applied, raw_total,late_penalty,policy); one row per
                   student, sorted by name. flags are semicolon-separated
                   words, in this order: rejected:<what> (one per rejected
                   symbol or reason: rejected:fopen, rejected:constructor,
@@ -171,11 +172,33 @@ def gradebook_rows(students):
     return rows
 
 
+def policy_of(student):
+    """results.json's extra_data.policy (the course calendar, deadlines.py), or {}."""
+    mark = ((student.results or {}).get("extra_data") or {}).get("policy")
+    return mark if isinstance(mark, dict) else {}
+
+
+def policy_cells(student):
+    """raw_total, late_penalty, policy: the score before the calendar, what it
+    took off, and why (how late, which extension, the submission limit)."""
+    mark = policy_of(student)
+    if student.error or not mark:
+        return ["", "", ""]
+    why = " ".join(reports.clean(mark.get(k), 400) for k in ("why", "limit") if mark.get(k))
+    return [_points_text(reports.number(mark.get("raw_score", student.results.get("score")))),
+            _points_text(reports.number(mark.get("penalty"))), why]
+
+
 def gradebook_csv(students):
+    """The columns above; with a course calendar in any result, three more at
+    the end (policy_cells), so a class without one keeps the same file."""
+    calendar = any(policy_of(s) for s in students)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", "total", *(f"task{t}" for t in TASKS), "flags", "seed"])
-    writer.writerows(gradebook_rows(students))
+    writer.writerow(["student", "total", *(f"task{t}" for t in TASKS), "flags", "seed"]
+                    + (["raw_total", "late_penalty", "policy"] if calendar else []))
+    for s, row in zip(students, gradebook_rows(students)):
+        writer.writerow(row + (policy_cells(s) if calendar else []))
     return buffer.getvalue()
 
 
@@ -682,9 +705,12 @@ def _coverage_section(chart_files):
 
 def _students_section(students, flag_lists, report_dir):
     rows = [_student_row(s, flag_lists[s.name], report_dir) for s in students]
-    return ['<h2 id="students">Students</h2>',
-            _table(["student (feedback)", "total", "task 0", "task 1", "task 2", "flags",
-                    "coverage"], rows, numeric={1, 2, 3, 4})]
+    header = ["student (feedback)", "total", "task 0", "task 1", "task 2", "flags", "coverage"]
+    if any(policy_of(s) for s in students):
+        # The course calendar's figures, apart from the total (policy_cells).
+        header += ["raw total", "late penalty", "why"]
+        rows = [row + policy_cells(s) for row, s in zip(rows, students)]
+    return ['<h2 id="students">Students</h2>', _table(header, rows, numeric={1, 2, 3, 4})]
 
 
 def _student_row(s, words, report_dir):

@@ -379,3 +379,19 @@ def _unplaced(changes, section):
 def lab():
     """The lab of grader/lab.ini, read once per process."""
     return load()
+
+
+@functools.lru_cache(maxsize=None)
+def policy(path=PATH):
+    """The course calendar of the definition ([policy]: late penalty,
+    extensions, submission limit; grader/gradelib/policy.py), read once per
+    process. Kept apart from load(): the tools that do not grade never
+    need it. LabDefinitionError, one line naming the file and line, on a
+    mistake."""
+    from . import policy as calendar
+    try:
+        return calendar.load(path)
+    except (OSError, UnicodeDecodeError) as error:
+        raise LabDefinitionError(f"{path}: cannot be read: {error}") from None
+    except calendar.PolicyError as error:
+        raise LabDefinitionError(str(error)) from None
