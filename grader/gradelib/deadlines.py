@@ -155,9 +155,6 @@ def apply(out, policy, submitted, due, extension="", hard_end=None, budget_text=
     assessment = None
     if submitted is not None and due is not None and policy.late:
         assessment = rules.assess(policy, raw, submitted, due, extension, hard_end)
-    elif submitted is not None and due is not None:
-        assessment = rules.assess(rules.Policy(late_grace_minutes=policy.late_grace_minutes),
-                                  raw, submitted, due, extension, hard_end)
     lines = []
     if assessment and assessment.penalty:
         lines.append(f"Score after the late penalty: {reports.points(assessment.score)} "
