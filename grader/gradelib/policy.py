@@ -368,9 +368,9 @@ def budget(policy, submitted, previous):
                 f"from {show_time(next_counts)}.")
     else:
         if per_day:
-            parts.append(f"{used_day + 1} of {per_day} in the last 24 hours")
+            parts.append(f"{used_day + 1} of {per_day} in the last 24 hours ({per_day - used_day - 1} left)")
         if total:
-            parts.append(f"{used_total + 1} of {total} in all")
+            parts.append(f"{used_total + 1} of {total} in all ({total - used_total - 1} left)")
         text = "Submissions: this one is " + "; ".join(parts) + "." if parts else ""
         filled = window + [submitted]
         if per_day and len(filled) >= per_day:

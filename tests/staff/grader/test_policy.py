@@ -68,10 +68,10 @@ class Penalty(unittest.TestCase):
 class Limit(unittest.TestCase):
     def test_first_and_second(self):
         # Nothing before: 1 of 2. One 5 h before: 2 of 2, the next counts 24 h after that one.
-        self.assertIn("1 of 2", rules.budget(POLICY, DUE, []).text)
+        self.assertIn("1 of 2 in the last 24 hours (1 left)", rules.budget(POLICY, DUE, []).text)
         b = rules.budget(POLICY, DUE, [(at(hours=-5), True)])
         self.assertFalse(b.over)
-        self.assertIn("2 of 2 in the last 24 hours", b.text)
+        self.assertIn("2 of 2 in the last 24 hours (0 left)", b.text)
         self.assertIn(rules.show_time(at(hours=19)), b.text)
 
     def test_over_and_when_next(self):
