@@ -179,28 +179,54 @@ def apply(out, policy, submitted, due, extension="", hard_end=None, budget_text=
             "why": " ".join(lines[1:] if assessment and assessment.penalty else lines) if lines else "",
             "budget": budget_text or None, "prefix": prefix}
     doc["score"] = mark["score"]
+    if mark["penalty"]:
+        # The grader's summary starts with the raw score: named as such.
+        output = re.sub(r"\AScore: ", "Raw score: ", output)
+    else:
+        output = re.sub(r"\ARaw score: ", "Score: ", output)
     doc["output"] = prefix + output
     extra["policy"] = mark
     doc["extra_data"] = extra
     text = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     reports.write_atomic(out, "results.json", text.encode("utf-8"))
-    _feedback(out, lines)
+    lead = None
+    if assessment and assessment.penalty:
+        lead = (f"{reports.points(assessment.score)}", f" (raw score {reports.points(raw)}, "
+                f"late penalty {reports.points(assessment.penalty)})")
+    _feedback(out, lines, lead)
     return assessment
 
 
-def _feedback(out, lines):
+_MD_LEAD = re.compile(r"^\*\*Score: (?P<score>[^*/]*?) / (?P<max>[^*]*?)\*\*(?P<raw> \(raw score [^)\n]*\))?$", re.M)
+_HTML_LEAD = re.compile(r'<p class="lead">Score: (?P<score>[^<]*?) / (?P<max>[^<(]*?)(?P<raw> \(raw score [^)<]*\))?</p>')
+
+
+def _lead(match, lead, raw_score, template):
+    """The score line: the score after the penalty, then the raw score (lead
+    = (score, note)); or, with no penalty, the raw score alone again."""
+    score, note = lead if lead else (raw_score, "")
+    return template.format(score=score, max=match.group("max"), note=note)
+
+
+def _feedback(out, lines, lead=None):
     """The policy block under the score of feedback.md and feedback.html,
-    replacing the one an earlier apply wrote."""
+    replacing the one an earlier apply wrote; the score line shows the
+    score after the penalty and the raw score beside it."""
     md_path, html_path = os.path.join(out, "feedback.md"), os.path.join(out, "feedback.html")
+    raw = json.loads(_read(os.path.join(out, "results.json")))["extra_data"]["policy"]["raw_score"]
+    raw_text = html.escape(reports.points(raw))
     if os.path.isfile(md_path):
         text = re.sub(re.escape(MD_START) + r".*?" + re.escape(MD_END) + r"\n\n", "", _read(md_path), flags=re.S)
+        text = _MD_LEAD.sub(lambda m: _lead(m, lead, raw_text, "**Score: {score} / {max}**{note}"), text, count=1)
         block = (MD_START + "\n\n## Deadline and submissions\n\n"
                  + "\n".join(f"- {line}" for line in lines) + "\n\n" + MD_END + "\n\n") if lines else ""
-        match = re.search(r"^\*\*Score: [^\n]*\*\*\n\n", text, flags=re.M)
+        match = re.search(r"^\*\*Score: [^\n]*\n\n", text, flags=re.M)
         at = match.end() if match else 0
         reports.write_atomic(out, "feedback.md", (text[:at] + block + text[at:]).encode("utf-8"))
     if os.path.isfile(html_path):
         text = re.sub(re.escape(MD_START) + r".*?" + re.escape(MD_END) + "\n", "", _read(html_path), flags=re.S)
+        text = _HTML_LEAD.sub(lambda m: _lead(m, lead, raw_text,
+                                             '<p class="lead">Score: {score} / {max}{note}</p>'), text, count=1)
         block = (MD_START + '<h2>Deadline and submissions</h2>\n<ul>\n'
                  + "\n".join(f"<li>{html.escape(line)}</li>" for line in lines) + "\n</ul>" + MD_END + "\n") \
             if lines else ""
