@@ -14,7 +14,8 @@ penalty, no limit, and nothing of it in any report):
   roster = roster.csv             student,name,canvas_id,sis_user_id,sis_login_id,section
   canvas_assignment = Grundy lab  the assignment's column in the Canvas gradebook
 
-Paths are relative to the definition's folder. Every date has a time zone
+Paths are relative to the definition's folder; a comment may follow a
+value after a space (" # ..."). Every date has a time zone
 (an offset, or Z): a date without one is an error, never a guess. Every
 mistake is a PolicyError naming the file and its line, raised when the
 definition is read, before any grading.
@@ -151,7 +152,8 @@ def _section_lines(path):
             key, sep, value = stripped.partition("=")
             if not sep:
                 raise PolicyError(f"{path}:{number}: expected KEY = VALUE in [policy]")
-            found[key.strip()] = (value.strip(), number)
+            # A comment after a value (" # ..."): no date, number or path has one.
+            found[key.strip()] = (re.sub(r"\s+[#;].*$", "", value).strip(), number)
     return found
 
 
@@ -237,7 +239,7 @@ def _time(text, where, what):
 def _rows(path, named_by, columns):
     """(line number, row dict) of a CSV file whose header holds `columns`."""
     try:
-        handle = open(path, encoding="utf-8", newline="")
+        handle = open(path, encoding="utf-8-sig", newline="")   # a spreadsheet's BOM is no column name
     except OSError as error:
         raise PolicyError(f"{named_by}: {path}: {error.strerror}") from None
     with handle:

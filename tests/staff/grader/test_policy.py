@@ -112,6 +112,12 @@ class Reading(unittest.TestCase):
     def test_no_section_is_off(self):
         self.assertFalse(rules.load(self.policy("[lab]\nname = x\n")).active)
 
+    def test_comments_after_values(self):
+        # The guide's example form: a comment after the value is not part of it.
+        p = rules.load(self.policy("[policy]\nlate_penalty_per_day = 10   # percent\n"
+                                   "due = 2026-03-13 23:59 +01:00 # Paris\n"))
+        self.assertEqual((p.late_penalty_per_day, p.due), (10, DUE))
+
     def test_errors_name_the_line(self):
         path = self.policy("[lab]\n\n[policy]\nlate_penalty_per_day = 10\nlate_cutoff_days = 1.5\n")
         with self.assertRaisesRegex(rules.PolicyError, r"lab\.ini:5: late_cutoff_days = '1\.5' is not a whole"):
