@@ -2,7 +2,7 @@
 #
 # Student targets:  make test | test-task0 | test-task1 | test-task2 | memcheck | coverage
 #                   Part 2 (optional): test-task5 ... test-task8 | play | measure
-# Staff targets:    make deps | all | check | check-calendar | bench | demo | handouts | clean
+# Staff targets:    make deps | all | check | check-calendar | bench | demo | handouts | image | check-image | clean
 #
 # IMPL picks the solution under test: `student` (default), `reference`, or
 # any directory holding grundy_position.c and grundy_solver.c (for example
@@ -348,6 +348,17 @@ check-calendar:
 .PHONY: check-batch
 check-batch:
 	@tests/staff/ops/check-batch --students 40
+
+# localhost/grundy-lab-grader:latest: the grader's OCI image, for PrairieLearn
+# and for grading a class across machines (grader/image/build: a Debian base
+# made by mmdebstrap, then podman build; several minutes the first time).
+.PHONY: image check-image
+image:
+	@grader/image/build
+# The image proven: PrairieLearn's contract, its 30 s default timeout at 0.9
+# CPU, a class graded in 4 shards by 4 containers (tests/staff/ops/check-image).
+check-image:
+	@tests/staff/ops/check-image
 
 clean:
 	rm -rf build bin
