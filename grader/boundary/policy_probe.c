@@ -45,6 +45,9 @@ static const char *paths[MAX_PATHS];
 static bool content_only[MAX_PATHS];
 static int path_count;
 static int violations;
+/* Another student process of the same policy, alive for the whole run:
+ * the sibling a process-acting call is aimed at. */
+static pid_t sibling = -1;
 
 static double now(void)
 {
@@ -61,6 +64,12 @@ static bool starts_with(const char *text, const char *prefix)
 /* What `policy` lets a student process do on purpose (see the header). */
 static bool allowed_by_design(const char *action)
 {
+    /* signals to itself, in every policy (abort() raises SIGABRT) */
+    static const char *const own[] = {"kill-self", "tgkill-self", "rt_sigqueueinfo-self",
+                                      "rt_tgsigqueueinfo-self"};
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        if (strcmp(action, own[i]) == 0)
+            return true;
     /* gcov's runtime takes its counter files as copies of descriptors
      * (gcov_on_crash.c): a copy of its own /dev/null or request pipe
      * reaches nothing new */
@@ -69,7 +78,9 @@ static bool allowed_by_design(const char *action)
     if (policy != POLICY_VALGRIND)
         return false;
     static const char *const valgrind[] = {"open-public-file", "executable-memory", "dup-fd-0",
-                                           "dup-fd-3", "dupfd-fd-0", "dupfd-fd-3"};
+                                           "dup-fd-3", "dupfd-fd-0", "dupfd-fd-3",
+                                           /* valgrind reads its own limits */
+                                           "prlimit64-get-self", "prlimit64-set-self"};
     for (size_t i = 0; i < sizeof valgrind / sizeof *valgrind; i++)
         if (strcmp(action, valgrind[i]) == 0)
             return true;
@@ -146,7 +157,7 @@ static int run_from(const char *program, int start, int *count)
     size_t used = (size_t)snprintf(request, sizeof request, "START %d\n", start);
     for (int i = 0; i < path_count; i++)
         used += (size_t)snprintf(request + used, sizeof request - used, "SECRET %s\n", paths[i]);
-    used += (size_t)snprintf(request + used, sizeof request - used, "END\n");
+    used += (size_t)snprintf(request + used, sizeof request - used, "PARENT %d\nSIBLING %d\nEND\n", (int)getpid(), (int)sibling);
     if (write(student.requests, request, used) != (ssize_t)used) {
         fprintf(stderr, "policy_probe: cannot send the request\n");
         exit(2);
@@ -198,6 +209,63 @@ static int run_from(const char *program, int start, int *count)
     return next < *count ? next : -1;
 }
 
+/* The sibling: the same program under the same policy, which waits for a
+ * request that never comes (under valgrind it may wait in its start-up's
+ * file events, which nobody answers: alive all the same). */
+static void start_sibling(const char *program)
+{
+    student_spawn_options options = {.server = program, .policy = policy, .cpu_seconds = 600,
+                                     .output_fd = -1};
+    student_process student;
+    char error[512];
+    if (!student_spawn(&student, &options, error, sizeof error)) {
+        fprintf(stderr, "policy_probe: the sibling did not start: %s\n", error);
+        exit(2);
+    }
+    sibling = student.pid;
+}
+
+/* The control: the same program, without spawn.c (no filter), tries the
+ * calls on processes: it must reach its parent and the sibling, or the
+ * probe could not tell a reachable target from an unreachable one. */
+static bool control(const char *program)
+{
+    int requests[2], replies[2];
+    if (pipe(requests) != 0 || pipe(replies) != 0)
+        return false;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(requests[0], 3);
+        dup2(replies[1], 4);
+        execl(program, "policy-probe-control", (char *)NULL);
+        _exit(127);
+    }
+    close(requests[0]);
+    close(replies[1]);
+    char request[128];
+    int length = snprintf(request, sizeof request, "START 0\nPARENT %d\nSIBLING %d\nTARGETS-ONLY\nEND\n", (int)getpid(), (int)sibling);
+    bool sent = write(requests[1], request, (size_t)length) == length;
+    FILE *answers = fdopen(replies[0], "r");
+    char line[512];
+    int reached = 0;
+    while (sent && answers != NULL && fgets(line, sizeof line, answers) != NULL) {
+        char name[128], result[128];
+        int index;
+        if (sscanf(line, "%d %127s %127s", &index, name, result) == 3 &&
+            (strcmp(name, "kill-parent") == 0 || strcmp(name, "kill-sibling") == 0 ||
+             strcmp(name, "prlimit64-get-parent") == 0 || strcmp(name, "prlimit64-get-sibling") == 0) &&
+            starts_with(result, "allowed"))
+            reached++;
+    }
+    if (answers != NULL)
+        fclose(answers);
+    close(requests[1]);
+    waitpid(pid, NULL, 0);
+    printf("%s control (no filter): %d of 4 calls on the parent and the sibling reached them %s\n",
+           mode_name, reached, reached == 4 ? "ok" : "CONTROL-FAILED");
+    return reached == 4;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -214,9 +282,15 @@ int main(int argc, char **argv)
         paths[path_count++] = argv[i + 1];
     }
     signal(SIGPIPE, SIG_IGN);
+    start_sibling(argv[2]);
+    if (!control(argv[2]))
+        return 1;
     int count = MAX_ACTIONS, start = 0, runs = 0;
     while (start >= 0 && runs++ < MAX_ACTIONS)
         start = run_from(argv[2], start, &count);
+    kill(sibling, SIGKILL);
+    while (waitpid(sibling, NULL, 0) < 0 && errno == EINTR)
+        ;
     printf("%s: %d violation%s\n", mode_name, violations, violations == 1 ? "" : "s");
     return violations == 0 ? 0 : 1;
 }

@@ -12,9 +12,16 @@
  * the process (SIGSYS) leaves its BEGIN line alone, and the trusted side
  * starts a new process from the next action.
  *
+ * First come the calls that act on a process (signals of every kind,
+ * pidfd, process_vm_*, ptrace, prlimit64, kcmp, the scheduler's setters,
+ * F_SETOWN), each aimed at its parent (the runner), a sibling student
+ * process and itself; a call no policy may let through at all reports
+ * "allowed(reached-the-kernel...)" whenever it returns.
+ *
  * It reads, from the request pipe (fd 3), the index to start from and the
  * paths of the grader's secrets to try ("START n", then "SECRET path"
- * lines, then "END"): it cannot read its arguments or environment any more
+ * lines, "PARENT pid", "SIBLING pid", then "END"; "TARGETS-ONLY" for the control,
+ * which runs it without a filter): it cannot read its arguments or environment any more
  * than a submission can. Raw system calls, so that each action is exactly
  * one call and no libc wrapper adds another.
  */
@@ -42,6 +49,13 @@ enum { REQUESTS = 3, REPLIES = 4, MAX_SECRETS = 16, HIGHEST_FD_TRIED = 256 };
 
 static char *secrets[MAX_SECRETS];
 static int secret_count;
+/* The processes a call that acts on a process is aimed at: the runner
+ * (its parent), another student process of the same grading (its sibling,
+ * whose pid the trusted side sends) and itself. */
+enum { PARENT, SIBLING, SELF, TARGETS };
+static const char *const target_names[TARGETS] = {"parent", "sibling", "self"};
+static long target_pids[TARGETS];
+static bool targets_only; /* the control: only the actions on processes */
 
 static void say(const char *text)
 {
@@ -77,8 +91,11 @@ static char scratch_page[4096];
 typedef struct {
     const char *name;
     long (*run)(int argument);
-    int argument; /* a descriptor or a secret's index */
+    int argument; /* a descriptor, a secret's index or a target */
     bool makes_fd; /* a success returns a new descriptor, closed at once */
+    /* no policy lets the call reach the kernel, for any target: that it
+     * returned at all, whatever it returned, is what is reported */
+    bool must_die;
 } action;
 
 static long open_read(int i) { return raw(SYS_openat, AT_FDCWD, (long)secrets[i], O_RDONLY, 0, 0); }
@@ -228,23 +245,159 @@ static long io_ring(int unused)
     return raw(SYS_io_uring_setup, 1, (long)params, 0, 0, 0);
 }
 
+
+/* Calls that act on another process, each aimed at target_pids[t]; a
+ * signal is 0 (the kernel's permission check, no signal sent), a limit set
+ * is RLIMIT_CORE to 0, a write goes to address 0: nothing here harms a
+ * target that the policy lets it reach, and the probe still sees it. */
+static long signal_kill(int t) { return raw(SYS_kill, target_pids[t], 0, 0, 0, 0); }
+static long signal_tgkill(int t) { return raw(SYS_tgkill, target_pids[t], target_pids[t], 0, 0, 0); }
+static long signal_tkill(int t) { return raw(SYS_tkill, target_pids[t], 0, 0, 0, 0); }
+static long queue_info(int t, bool thread)
+{
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    info.si_code = SI_QUEUE;
+    info.si_pid = (pid_t)getpid();
+    return thread ? raw(SYS_rt_tgsigqueueinfo, target_pids[t], target_pids[t], 0, (long)&info, 0)
+                  : raw(SYS_rt_sigqueueinfo, target_pids[t], 0, (long)&info, 0, 0);
+}
+static long signal_queue(int t) { return queue_info(t, false); }
+static long signal_tgqueue(int t) { return queue_info(t, true); }
+static long open_pidfd(int t) { return raw(SYS_pidfd_open, target_pids[t], 0, 0, 0, 0); }
+static long vm_read(int t)
+{
+    char buffer[8];
+    struct iovec local = {buffer, sizeof buffer}, remote = {buffer, sizeof buffer};
+    return raw(SYS_process_vm_readv, target_pids[t], (long)&local, 1, (long)&remote, 1);
+}
+static long vm_write(int t)
+{
+    char buffer[8] = {0};
+    struct iovec local = {buffer, sizeof buffer}, remote = {NULL, sizeof buffer};
+    return raw(SYS_process_vm_writev, target_pids[t], (long)&local, 1, (long)&remote, 1);
+}
+static long trace_attach(int t) { return raw(SYS_ptrace, 16 /* PTRACE_ATTACH */, target_pids[t], 0, 0, 0); }
+static long limit_get(int t)
+{
+    struct rlimit old;
+    return raw(SYS_prlimit64, target_pids[t], RLIMIT_CORE, 0, (long)&old, 0);
+}
+static long limit_set(int t)
+{
+    struct rlimit none = {0, 0};
+    return raw(SYS_prlimit64, target_pids[t], RLIMIT_CORE, (long)&none, 0, 0);
+}
+static long compare_files(int t) { return raw(SYS_kcmp, target_pids[t], getpid(), 0 /* KCMP_FILE */, 0, 0); }
+static long set_affinity(int t)
+{
+    unsigned long mask = ~0UL;
+    return raw(SYS_sched_setaffinity, target_pids[t], sizeof mask, (long)&mask, 0, 0);
+}
+static long set_scheduler(int t)
+{
+    int param = 0;
+    return raw(SYS_sched_setscheduler, target_pids[t], 0 /* SCHED_OTHER */, (long)&param, 0, 0);
+}
+static long set_priority(int t) { return raw(SYS_setpriority, 0 /* PRIO_PROCESS */, target_pids[t], 19, 0, 0); }
+static long set_io_priority(int t) { return raw(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, target_pids[t], 0, 0, 0); }
+static long move_pages_of(int t) { return raw(SYS_move_pages, target_pids[t], 0, 0, 0, 0); }
+static long robust_list_of(int t)
+{
+    void *head;
+    size_t length;
+    return raw(SYS_get_robust_list, target_pids[t], (long)&head, (long)&length, 0, 0);
+}
+static long sigio_owner(int t) { return raw(SYS_fcntl, REQUESTS, F_SETOWN, target_pids[t], 0, 0); }
+static long signal_group(int unused)
+{
+    (void)unused;
+    return raw(SYS_kill, 0, 0, 0, 0, 0);
+}
+static long signal_everyone(int unused)
+{
+    (void)unused;
+    return raw(SYS_kill, -1, 0, 0, 0, 0);
+}
+static long pidfd_signal(int unused)
+{
+    (void)unused;
+    return raw(SYS_pidfd_send_signal, REQUESTS, 0, 0, 0, 0);
+}
+static long pidfd_copy(int unused)
+{
+    (void)unused;
+    return raw(SYS_pidfd_getfd, REQUESTS, 0, 0, 0, 0);
+}
+static long sigio_signal(int unused)
+{
+    (void)unused;
+    return raw(SYS_fcntl, REQUESTS, 10 /* F_SETSIG */, SIGKILL, 0, 0);
+}
+
 /* The actions, in order; the first few take each secret, the descriptor
  * writes each descriptor a submission was not given. */
 static action actions[1200];
 static int action_count;
 
-static void add(const char *name, long (*run)(int), int argument)
+static void add_action(const char *name, long (*run)(int), int argument, bool must_die)
 {
     static const char *const making_fds[] = {"open-", "create-", "reopen-", "socket", "dup-", "dupfd-"};
     bool makes_fd = false;
     for (size_t i = 0; i < sizeof making_fds / sizeof *making_fds; i++)
         makes_fd |= strncmp(name, making_fds[i], strlen(making_fds[i])) == 0;
     if (action_count < (int)(sizeof actions / sizeof *actions))
-        actions[action_count++] = (action){name, run, argument, makes_fd};
+        actions[action_count++] = (action){name, run, argument, makes_fd, must_die};
+}
+
+static void add(const char *name, long (*run)(int), int argument)
+{
+    add_action(name, run, argument, false);
+}
+
+/* Every call that acts on a process, on each target. */
+static void list_process_actions(void)
+{
+    static const struct {
+        const char *name;
+        long (*run)(int);
+        bool must_die;
+    } calls[] = {
+        {"kill", signal_kill, false},           {"tgkill", signal_tgkill, false},
+        {"rt_sigqueueinfo", signal_queue, false}, {"rt_tgsigqueueinfo", signal_tgqueue, false},
+        {"prlimit64-get", limit_get, false},     {"prlimit64-set", limit_set, false},
+        {"tkill", signal_tkill, true},           {"pidfd_open", open_pidfd, true},
+        {"process_vm_readv", vm_read, true},     {"process_vm_writev", vm_write, true},
+        {"ptrace-attach", trace_attach, true},   {"kcmp", compare_files, true},
+        {"sched_setaffinity", set_affinity, true}, {"sched_setscheduler", set_scheduler, true},
+        {"setpriority", set_priority, true},     {"ioprio_set", set_io_priority, true},
+        {"move_pages", move_pages_of, true},     {"get_robust_list", robust_list_of, true},
+        {"fcntl-setown", sigio_owner, true},
+    };
+    static char names[TARGETS * sizeof calls / sizeof *calls][64];
+    /* the control runs without a filter: only the harmless first five
+     * (signal 0, reading a limit), never an attach or a priority */
+    size_t count = targets_only ? 5 : sizeof calls / sizeof *calls;
+    int n = 0;
+    for (int t = 0; t < TARGETS; t++)
+        for (size_t i = 0; i < count; i++) {
+            snprintf(names[n], sizeof names[n], "%s-%s", calls[i].name, target_names[t]);
+            add_action(names[n++], calls[i].run, t, calls[i].must_die);
+        }
+    if (targets_only)
+        return;
+    add("kill-own-group", signal_group, 0);
+    add("kill-every-process", signal_everyone, 0);
+    add_action("pidfd_send_signal", pidfd_signal, 0, true);
+    add_action("pidfd_getfd", pidfd_copy, 0, true);
+    add_action("fcntl-setsig", sigio_signal, 0, true);
 }
 
 static void list_actions(void)
 {
+    list_process_actions();
+    if (targets_only)
+        return;
     static char names[MAX_SECRETS * 5 + (HIGHEST_FD_TRIED + 1) * 4][48];
     int n = 0;
     for (int i = 0; i < secret_count; i++) {
@@ -314,6 +467,12 @@ static int read_request(void)
             start = atoi(line + 6);
         else if (strncmp(line, "SECRET ", 7) == 0 && secret_count < MAX_SECRETS)
             secrets[secret_count++] = line + 7;
+        else if (strncmp(line, "PARENT ", 7) == 0)
+            target_pids[PARENT] = atol(line + 7);
+        else if (strncmp(line, "SIBLING ", 8) == 0)
+            target_pids[SIBLING] = atol(line + 8);
+        else if (strcmp(line, "TARGETS-ONLY") == 0)
+            targets_only = true;
     }
     return start;
 }
@@ -321,6 +480,7 @@ static int read_request(void)
 int main(void)
 {
     int start = read_request();
+    target_pids[SELF] = getpid(); /* the parent's comes with the request: getppid is not allowed */
     list_actions();
     char line[160];
     snprintf(line, sizeof line, "COUNT %d\n", action_count);
@@ -330,6 +490,14 @@ int main(void)
         say(line);
         errno = 0;
         long result = actions[i].run(actions[i].argument);
+        if (actions[i].must_die && !(result < 0 && errno == ENOSYS)) {
+            /* it returned: the filter let it through (ENOSYS is valgrind's
+             * or the exec gate's answer, not the kernel's) */
+            snprintf(line, sizeof line, "%d %s allowed(reached-the-kernel:%s)\n", i, actions[i].name,
+                     result < 0 && strerrorname_np(errno) ? strerrorname_np(errno) : "0");
+            say(line);
+            continue;
+        }
         report(i, actions[i].name, result);
         /* so that a later action meets only the descriptors it was given */
         if (result >= 0 && actions[i].makes_fd)

@@ -21,7 +21,7 @@ import stat
 import subprocess
 from dataclasses import dataclass, field
 
-from . import config, objcheck, safefs, sandbox
+from . import clientreq, config, objcheck, safefs, sandbox
 
 
 class SubmissionError(Exception):
@@ -229,6 +229,11 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
         build.rejections = [f"{build.file}: its object file could not be checked: {error}"]
         build.rejected_names = ["objcheck"]
         return
+    # Not an object check (a teaching aid): a boundary of the memory check,
+    # so never skipped (clientreq.py).
+    talks_to_valgrind = clientreq.problem(raw, build.file)
+    if talks_to_valgrind:
+        problems.append(("valgrind-client-request", talks_to_valgrind))
     for function in config.DEFINES[build.file]:
         if function not in defined:
             problems.append((f"missing-{function}", f"{build.file} does not define {function}(), "
@@ -380,4 +385,11 @@ def link_student_program(mode, scratch, output, objects, log, static=True, cover
         for fd in secret_fds:
             os.close(fd)
     log(f"link {os.path.basename(output)}: {result.describe()}")
+    if result.ok:
+        # whatever the objects were checked for: the bytes of the program
+        # valgrind runs (clientreq.py)
+        talks_to_valgrind = clientreq.problem(output, "the linked program")
+        if talks_to_valgrind:
+            log(f"link {os.path.basename(output)}: refused: {talks_to_valgrind}")
+            return False, talks_to_valgrind
     return result.ok, (result.stderr + result.stdout).strip()

@@ -115,11 +115,28 @@ def run_task(mode, scratch, runner, program, task, selected, seed):
         if problem:
             complete, why = False, problem
         findings += parsed
+    stopped = _stopped_by_the_sandbox(records, ran)
+    if stopped:
+        # the cause, in the student's terms, rather than the cut report it
+        # left: a call the valgrind policy does not allow (seccomp_policy.c)
+        complete, why = False, stopped
     findings = _dedupe(findings)
     if len(findings) > MAX_FINDINGS:
         dropped, findings = len(findings) - MAX_FINDINGS, findings[:MAX_FINDINGS]
     return {"task": task, "findings": findings, "complete": complete, "why": why,
             "dropped": dropped, "run": result.describe()}
+
+
+def _stopped_by_the_sandbox(records, ran):
+    """A sentence when a test's student process under valgrind was killed
+    by the seccomp filter (SIGSYS, proxy.c's words), else ""."""
+    for test in ran:
+        messages = records[test].get("messages")
+        if isinstance(messages, list) and any(isinstance(m, str) and "SIGSYS" in m for m in messages):
+            return (f"under valgrind, your program was stopped by the grader's sandbox (SIGSYS) for a "
+                    f"system call a submission may not make (signals to another process, opening "
+                    f"files, starting processes), in {test}")
+    return ""
 
 
 def split_reports(side):

@@ -117,6 +117,23 @@ class ValgrindReport(unittest.TestCase):
                 self.assertTrue(problem, side[:30])
 
 
+class StoppedUnderValgrind(unittest.TestCase):
+    """memcheck names a student process the valgrind policy killed (proxy.c
+    says SIGSYS) instead of the report it left cut short (issue 26)."""
+
+    def test_sigsys_is_named_with_its_test(self):
+        records = {"task0::a": {"status": "passed", "messages": []},
+                   "task0::b": {"status": "failed", "messages": [
+                       "grundy_copy({3}) crashed the student process: SIGSYS: stopped by the grader's sandbox"]}}
+        why = memcheck._stopped_by_the_sandbox(records, ["task0::a", "task0::b"])
+        self.assertIn("(SIGSYS)", why)
+        self.assertIn("task0::b", why)
+
+    def test_other_failures_are_not_sigsys(self):   # the control
+        records = {"task0::b": {"status": "failed", "messages": ["SIGSEGV: a bad pointer"]}}
+        self.assertEqual(memcheck._stopped_by_the_sandbox(records, ["task0::b"]), "")
+
+
 class GcovrReport(unittest.TestCase):
     SOURCES = {"grundy_position.c": ["int twice(int x) {", "  if (x > 1)", "    return 2 * x;",
                                      "  return x;", "}"]}
