@@ -68,6 +68,7 @@ class Task:
     growth: str = ""          # the growth probe's workload for its code (growth.py)
     outside: tuple = ()       # its tests whose verdict is made outside the student process
     given: tuple = ()         # given files in student/ that only this task uses
+    target: str = ""          # "NAME: what it does": a make target of its own (its given program)
 
     @property
     def suite(self):
@@ -184,7 +185,8 @@ def _task(parser, name, path):
                 memcheck=tuple(section.get("memcheck", "").split()),
                 growth=section.get("growth", "").strip(),
                 outside=tuple(section.get("outside", "").split()),
-                given=tuple(section.get("given", "").split()))
+                given=tuple(section.get("given", "").split()),
+                target=" ".join(section.get("target", "").split()))
 
 
 def _function(name, text, path, task_numbers):
