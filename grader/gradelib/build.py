@@ -23,6 +23,10 @@ from dataclasses import dataclass, field
 
 from . import clientreq, config, objcheck, safefs, sandbox
 
+# Compiling a copy of the submission ([limits] compile_*_seconds).
+COMPILE_LIMITS = sandbox.Limits(cpu_seconds=config.LIMITS["compile_cpu_seconds"],
+                                wall_seconds=config.LIMITS["compile_wall_seconds"])
+
 
 class SubmissionError(Exception):
     """The submission path cannot be graded at all (not a directory...)."""
@@ -214,7 +218,7 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
                          cwd=scratch, hide=[scratch],
                          readable=[os.path.join(scratch, "src"), os.path.join(scratch, "include")],
                          writable=[obj_dir],
-                         limits=sandbox.Limits(cpu_seconds=60, wall_seconds=90))
+                         limits=COMPILE_LIMITS)
     log(f"compile {build.file}: {result.describe()}")
     messages = (result.stderr + result.stdout).strip()
     if not result.ok:
@@ -259,7 +263,8 @@ def _sandboxed_tool(mode, obj_dir):
     Their output comes back through a pipe, whole or refused."""
     def tool(argv):
         result = sandbox.run(mode, argv, cwd=obj_dir, writable=[obj_dir], side_channel=True,
-                             limits=sandbox.Limits(cpu_seconds=20, wall_seconds=30))
+                             limits=sandbox.Limits(cpu_seconds=config.LIMITS["tool_cpu_seconds"],
+                                                   wall_seconds=config.LIMITS["tool_wall_seconds"]))
         if len(result.side) > sandbox.SIDE_CAP - (1 << 16):
             return 1, "", f"its output passed {sandbox.SIDE_CAP >> 20} MiB"
         status = result.returncode if result.ok else 1
@@ -380,7 +385,7 @@ def link_student_program(mode, scratch, output, objects, log, static=True, cover
             argv += ["--coverage", "-Wl,--wrap=open,--wrap=mkdir,--wrap=access"]
         result = sandbox.run(mode, argv, cwd=scratch, readable=[scratch],
                              writable=[os.path.dirname(output)],
-                             limits=sandbox.Limits(cpu_seconds=60, wall_seconds=90), pass_fds=secret_fds)
+                             limits=COMPILE_LIMITS, pass_fds=secret_fds)
     finally:
         for fd in secret_fds:
             os.close(fd)

@@ -31,7 +31,7 @@ def measure(mode, scratch, program, log):
     verdict, _ = probes.run(
         mode, scratch, [build.challenge_probe(scratch), program, f"{budget:.6f}", str(spec.first),
                         str(spec.last)],
-        "challenge", sandbox.Limits(cpu_seconds=int(wall) + 1, wall_seconds=min(wall, 120)),
+        "challenge", sandbox.Limits(cpu_seconds=int(wall) + 1, wall_seconds=min(wall, config.LIMITS["challenge_seconds"])),
         {"largest": None, "stopped_by": "probe failed", "message": "the challenge probe failed"})
     largest = verdict.get("largest")
     result = {"largest": largest if isinstance(largest, int) and largest >= spec.first else None,

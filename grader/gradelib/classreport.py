@@ -50,8 +50,10 @@ TASKS = tuple(config.TASKS)
 TASK_MAX = {t.number: t.points for t in config.LAB.tasks}
 FLAG_ORDER = ["rejected", "not_compiled", "crash", "timeout", "over_budget", "leak", "memory",
               "grader_error"]
-TASK_COLORS = {0: "#3b6fb6", 1: "#d9822b", 2: "#3a9a5b", 5: "#8e5cb5", 6: "#b5495b", 7: "#4a9fa8",
-               8: "#8a7a3a"}
+# A colour per task, in the term's order (a new task takes the next one).
+PALETTE = ("#3b6fb6", "#d9822b", "#3a9a5b", "#8e5cb5", "#b5495b", "#4a9fa8", "#8a7a3a", "#5b6b8a",
+           "#a05a2c", "#2f7d6d")
+TASK_COLORS = {t.number: PALETTE[i % len(PALETTE)] for i, t in enumerate(config.LAB.all_tasks)}
 FAILURES_SHOWN = 25
 MESSAGE_SHOWN = 160
 TIMING_EDGES = [0.5, 1, 2, 5, 10, 20]
@@ -705,12 +707,19 @@ def _coverage_section(chart_files):
 
 def _students_section(students, flag_lists, report_dir):
     rows = [_student_row(s, flag_lists[s.name], report_dir) for s in students]
-    header = ["student (feedback)", "total", "task 0", "task 1", "task 2", "flags", "coverage"]
+    header = students_header()
     if any(policy_of(s) for s in students):
         # The course calendar's figures, apart from the total (policy_cells).
         header += ["raw total", "late penalty", "why"]
         rows = [row + policy_cells(s) for row, s in zip(rows, students)]
-    return ['<h2 id="students">Students</h2>', _table(header, rows, numeric={1, 2, 3, 4})]
+    return ['<h2 id="students">Students</h2>',
+            _table(header, rows, numeric=set(range(1, 2 + len(TASKS))))]
+
+
+def students_header():
+    """The students table's header: a column per task of the term, as
+    _student_row writes its cells."""
+    return ["student (feedback)", "total", *(f"task {t}" for t in TASKS), "flags", "coverage"]
 
 
 def _student_row(s, words, report_dir):
@@ -726,7 +735,7 @@ def _student_row(s, words, report_dir):
         log = os.path.join(s.dir, "logs", "grade-all.txt")
         note = ("html", f'{e(s.error)} (<a href="{e(_href(log, report_dir))}">log</a>)'
                 if os.path.isfile(log) else e(s.error))
-        return [link, "", "", "", "", ("html", e(";".join(words))), note]
+        return [link, "", *("" for _ in TASKS), ("html", e(";".join(words))), note]
     tasks = task_points(s)
     coverage = ((s.results or {}).get("extra_data") or {}).get("coverage_line_percent")
     return [link, _points_text(reports.number(s.results.get("score"))),

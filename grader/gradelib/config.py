@@ -150,14 +150,14 @@ def gate_patterns(figure, task):
 MEMO_REPEAT_CPU_AT_MOST = 0.25
 MEMO_AGAIN_CPU_AT_LEAST = 0.25
 MEMO_REGROWTH_AT_MOST = 0.25
-MEMO_WALL_SECONDS = 60
+MEMO_WALL_SECONDS = LIMITS["memo_seconds"]
 
 # The growth probe (growth.py): the resident memory of a student process
 # may grow at most this much between the warm-up and the end of its
 # workload (honest code: 0 to 20 KiB, a few stack and heap pages first
 # touched late; a leak of one array per freed position: megabytes).
 GROWTH_LIMIT_BYTES = 128 << 10
-GROWTH_WALL_SECONDS = 60
+GROWTH_WALL_SECONDS = LIMITS["growth_seconds"]
 
 
 # The pace of a grading (pace.py, whose header gives the rule): every
@@ -175,7 +175,7 @@ PACE_COPIES = SUITE_JOBS
 PACE_CPU_SECONDS = 0.3
 PACE_CORES = 2
 PACE_CAP = 8.0
-GRADING_CAP_CEILING = 480
+GRADING_CAP_CEILING = LIMITS["grading_cap_ceiling_seconds"]
 
 # A student process's address space is lowered (pace.student_address_space_mib)
 # so that STUDENT_PROCESSES_AT_ONCE of them (two runners side by side, each

@@ -30,7 +30,8 @@ import shutil
 
 from . import build, config, coverage_report, safefs, sandbox, scratch as scratch_dir, suites
 
-GCOVR_LIMITS = sandbox.Limits(cpu_seconds=60, wall_seconds=120)
+GCOVR_LIMITS = sandbox.Limits(cpu_seconds=config.LIMITS["gcovr_cpu_seconds"],
+                              wall_seconds=config.LIMITS["gcovr_wall_seconds"])
 COUNTER_CAP = 4 << 20     # bytes per .gcda/.gcno copied for gcovr (the reference's are 2-40 KiB)
 DETAIL_CAP = 16 << 20     # bytes of gcovr's detailed JSON (the reference's: about 60 KiB)
 # Where the coverage runs write (the instrumented objects, gcov's counters,

@@ -49,7 +49,7 @@ WORKLOAD_OF_TASK = {t.number: t.suite if t.growth == "api" else t.growth for t i
 def _probe(mode, scratch, program, workload, seed):
     verdict, _ = probes.run(mode, scratch, [build.growth_probe(scratch), program, workload, str(seed)],
                             f"growth-{workload}",
-                            sandbox.Limits(cpu_seconds=60, wall_seconds=config.GROWTH_WALL_SECONDS),
+                            sandbox.Limits(cpu_seconds=config.GROWTH_WALL_SECONDS, wall_seconds=config.GROWTH_WALL_SECONDS),
                             {"outcome": "probe failed", "message": "the growth probe failed"})
     return verdict
 

@@ -68,6 +68,7 @@ class Task:
     growth: str = ""          # the growth probe's workload for its code (growth.py)
     outside: tuple = ()       # its tests whose verdict is made outside the student process
     given: tuple = ()         # given files in student/ that only this task uses
+    target: str = ""          # "NAME: what it does": a make target of its own (its given program)
 
     @property
     def suite(self):
@@ -184,7 +185,8 @@ def _task(parser, name, path):
                 memcheck=tuple(section.get("memcheck", "").split()),
                 growth=section.get("growth", "").strip(),
                 outside=tuple(section.get("outside", "").split()),
-                given=tuple(section.get("given", "").split()))
+                given=tuple(section.get("given", "").split()),
+                target=" ".join(section.get("target", "").split()))
 
 
 def _function(name, text, path, task_numbers):
@@ -251,7 +253,10 @@ def load(path=PATH):
                              key=lambda t: t.number))
     numbers = {t.number for t in all_tasks}
     lab = parser["lab"]
-    chosen = [_int(x, f"{path} [lab] tasks") for x in lab.get("tasks", "").split()]
+    # `tasks = all`: every task defined (a term with every task, which a
+    # new task joins without an edit here)
+    chosen = ([t.number for t in all_tasks] if lab.get("tasks", "").strip() == "all" else
+              [_int(x, f"{path} [lab] tasks") for x in lab.get("tasks", "").split()])
     for number in chosen:
         if number not in numbers:
             _fail(f"{path} [lab] tasks", f"task {number} has no [task{number}] section")
@@ -297,7 +302,34 @@ def load(path=PATH):
 # says what each one is). C reads them as GRADER_<KEY> (grader_limits.h).
 LIMITS = ("call_seconds", "timeouts_before_short_limit", "short_call_seconds", "student_cpu_seconds",
           "student_address_space_mib", "valgrind_quit_seconds", "coverage_quit_seconds",
-          "linger_seconds", "grading_wall_seconds")
+          "linger_seconds", "grading_wall_seconds", "grading_cap_ceiling_seconds",
+          "test_seconds", "valgrind_test_seconds", "runner_seconds", "valgrind_runner_seconds",
+          "compile_cpu_seconds", "compile_wall_seconds", "tool_cpu_seconds", "tool_wall_seconds",
+          "gcovr_cpu_seconds", "gcovr_wall_seconds", "timing_cpu_seconds", "timing_wall_seconds",
+          "calibration_cpu_seconds", "calibration_wall_seconds", "pace_probe_seconds",
+          "memo_seconds", "growth_seconds", "sandbox_probe_seconds", "similarity_run_seconds",
+          "challenge_seconds")
+
+# The rules between limits, checked when the definition is read: (LOW,
+# HIGH, strict, why). A limit that must end first must be the lower.
+LIMIT_RULES = (
+    ("short_call_seconds", "call_seconds", False, "the limit after repeated time-outs is the shorter"),
+    ("call_seconds", "test_seconds", True,
+     "the proxy must name a call that hangs before Criterion ends its test"),
+    ("call_seconds", "student_cpu_seconds", True,
+     "a slow call must be named by its time limit, not killed by RLIMIT_CPU"),
+    ("test_seconds", "valgrind_test_seconds", False, "a test under valgrind is slower, never faster"),
+    ("test_seconds", "runner_seconds", True, "a runner's backstop must not end a test that may still run"),
+    ("valgrind_test_seconds", "valgrind_runner_seconds", True,
+     "a runner's backstop must not end a test that may still run"),
+    ("grading_wall_seconds", "grading_cap_ceiling_seconds", False, "the cap, scaled, is never below the unscaled"),
+    ("compile_cpu_seconds", "compile_wall_seconds", False, "CPU time cannot exceed a single process's wall time"),
+    ("tool_cpu_seconds", "tool_wall_seconds", False, "CPU time cannot exceed a single process's wall time"),
+    ("gcovr_cpu_seconds", "gcovr_wall_seconds", False, "CPU time cannot exceed a single process's wall time"),
+    ("timing_cpu_seconds", "timing_wall_seconds", False, "CPU time cannot exceed a single process's wall time"),
+    ("calibration_cpu_seconds", "calibration_wall_seconds", False,
+     "CPU time cannot exceed a single process's wall time"),
+)
 
 
 def _limits(parser, path):
@@ -317,6 +349,10 @@ def _limits(parser, path):
             _fail(where, f"{key} '{section[key]}' is not a number")
         if not values[key] > 0:
             _fail(where, f"{key} must be above 0")
+    for low, high, strict, why in LIMIT_RULES:
+        if values[low] > values[high] or (strict and values[low] == values[high]):
+            _fail(where, f"{low} = {values[low]:g} must be {'below' if strict else 'at most'} "
+                         f"{high} = {values[high]:g}: {why}")
     return values
 
 

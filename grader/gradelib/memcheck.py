@@ -86,7 +86,8 @@ def run_task(mode, scratch, runner, program, task, selected, seed):
     when none could run."""
     if not selected:
         return None
-    limits = sandbox.Limits(cpu_seconds=300, wall_seconds=300, address_space=None)
+    limits = sandbox.Limits(cpu_seconds=config.LIMITS["valgrind_runner_seconds"],
+                            wall_seconds=config.LIMITS["valgrind_runner_seconds"], address_space=None)
     # One test process at a time: they share the side channel.
     result, records, error = suites.run_runner(
         mode, scratch, runner, f"memcheck-task{task}", seed, program, policy="valgrind",

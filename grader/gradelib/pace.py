@@ -137,7 +137,8 @@ def override(environ=os.environ):
 def _workload(mode, scratch, copy):
     return sandbox.run(mode, [build.timing_probe(scratch), "--calibrate", "1", str(config.PACE_HEAP)],
                        cwd=scratch, readable=[scratch],
-                       limits=sandbox.Limits(cpu_seconds=60, wall_seconds=60))
+                       limits=sandbox.Limits(cpu_seconds=config.LIMITS["pace_probe_seconds"],
+                                             wall_seconds=config.LIMITS["pace_probe_seconds"]))
 
 
 def measure(mode, scratch, log):

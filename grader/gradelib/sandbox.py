@@ -33,6 +33,7 @@ submission that does not compile.
 import atexit
 import dataclasses
 import fcntl
+import math
 import os
 import pwd
 import resource
@@ -170,7 +171,7 @@ def detect(hidden_paths, probe_dir):
             trial = Mode(bwrap=True, user=user, uid=uid, gid=gid, hidden=list(hidden_paths),
                          cgroup=group, tmp_bytes=tmp_bytes)
             result = run(trial, ["/bin/true"], cwd=probe_dir, writable=[probe_dir],
-                         limits=Limits(wall_seconds=20))
+                         limits=Limits(wall_seconds=config.LIMITS["sandbox_probe_seconds"]))
             if result.ok:
                 mode = trial
                 break
@@ -314,7 +315,8 @@ def _unsearchable_parent(path, uid, gid):
 def _preexec(limits, mode):
     def apply():
         os.setsid()
-        caps = [(resource.RLIMIT_CPU, limits.cpu_seconds),
+        # [limits] gives seconds as numbers; the kernel takes whole ones
+        caps = [(resource.RLIMIT_CPU, int(math.ceil(limits.cpu_seconds))),
                 (resource.RLIMIT_FSIZE, limits.file_size),
                 (resource.RLIMIT_NOFILE, limits.open_files),
                 (resource.RLIMIT_CORE, 0)]

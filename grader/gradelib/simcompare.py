@@ -70,7 +70,7 @@ COMMON_SHARE = 0.3      # a passage in more than 30% of the class's programs is 
 COMMON_MIN_PROGRAMS = 3  # and never fewer than this many programs hold a common passage
 SAME_PROGRAM = 80.0     # raw score (%) from which two submissions count as one program: honest pairs of
                         # this lab stay under 65% raw (issue 20), unchanged fixtures of the reference 95%+
-SIM_TIMEOUT = 600       # seconds per sim_c run; 200 students take well under one
+SIM_TIMEOUT = config.LIMITS["similarity_run_seconds"]   # per sim_c run ([limits])
 WIDTH = "400"           # sim's page width: wide enough that no file name is cut
 
 RUN_LINE = re.compile(r"^(\S+): line (\d+)-(\d+)\s*\|(\S+): line (\d+)-(\d+)\s*\[(\d+)\]\s*$")
@@ -133,7 +133,7 @@ def sim(args, cwd):
     except FileNotFoundError:
         raise SimError(f"{SIM} is not installed (Debian package similarity-tester; grader/install-deps)") from None
     except subprocess.TimeoutExpired:
-        raise SimError(f"{SIM} took more than {SIM_TIMEOUT} s") from None
+        raise SimError(f"{SIM} took more than {SIM_TIMEOUT:g} s") from None
     if done.returncode != 0:
         raise SimError(f"{SIM} exited with status {done.returncode}: "
                        + done.stderr.decode("utf-8", "replace").strip()[:500])

@@ -26,12 +26,13 @@ import os
 from . import config, safefs, sandbox
 from .results import TestResult
 
-TEST_TIMEOUT = 15           # seconds per test, native runs
+TEST_TIMEOUT = config.LIMITS["test_seconds"]          # per test, native runs ([limits])
 # The public suites' timing checks the grader replaces with its own, drawn
 # from the seed (timing.py); the other tasks' budget and stack checks run,
 # judged from outside the student process (grader/boundary/child_run_proxy.c).
 TIMED_BY_THE_GRADER = " ".join(t.suite for t in config.LAB.tasks if t.timed) or "none"
-VALGRIND_TEST_TIMEOUT = 90  # seconds per test under valgrind
+VALGRIND_TEST_TIMEOUT = config.LIMITS["valgrind_test_seconds"]   # per test under valgrind
+RUNNER_SECONDS = config.LIMITS["runner_seconds"]
 RUNNER_ADDRESS_SPACE = 1 << 30
 REPORT_CAP = 8 << 20        # bytes: a larger report is not the runner's
 MESSAGE_CAP = 8000          # characters of one message of a test
@@ -59,7 +60,7 @@ def run_runner(mode, scratch, runner, name, seed, student_program, policy="serve
     argv = [runner, f"--jobs={jobs}", f"--timeout={timeout}"]
     if tests:
         argv.append("--filter=@(" + "|".join(t.replace("::", "/") for t in sorted(tests)) + ")")
-    limits = limits or sandbox.Limits(cpu_seconds=240, wall_seconds=240,
+    limits = limits or sandbox.Limits(cpu_seconds=RUNNER_SECONDS, wall_seconds=RUNNER_SECONDS,
                                       address_space=None if policy == "valgrind" else RUNNER_ADDRESS_SPACE)
     result = sandbox.run(mode, argv, cwd=run_dir, readable=[scratch],
                          writable=[run_dir, *writable_extra], env=env, limits=limits,
@@ -129,7 +130,7 @@ def result_of(test_id, record, report_error):
     if status == "crashed" and not message:
         message = "the test itself crashed (an internal error of the grader's runner)"
     elif status == "timeout" and not message:
-        message = (f"the test ran out of time ({TEST_TIMEOUT} s): an endless loop or a very slow "
+        message = (f"the test ran out of time ({TEST_TIMEOUT:g} s): an endless loop or a very slow "
                    "solver?")
     elif status == "failed" and not messages:
         message = "the test failed without a message"

@@ -64,15 +64,16 @@ def draw_positions(mode, scratch, seed):
 
 def _classify(mode, scratch, probe, heaps):
     result = sandbox.run(mode, [probe, "--classify", *map(str, heaps)], cwd=scratch,
-                         readable=[scratch], limits=sandbox.Limits(cpu_seconds=30, wall_seconds=60))
+                         readable=[scratch], limits=sandbox.Limits(cpu_seconds=config.LIMITS["timing_cpu_seconds"],
+                                               wall_seconds=config.LIMITS["timing_wall_seconds"]))
     return result.stdout.strip() if result.ok else None
 
 
 def _probe(mode, scratch, program, heaps, budget, name):
-    wall = 4 * budget + 10 if budget > 0 else 60
+    wall = 4 * budget + 10 if budget > 0 else config.LIMITS["timing_wall_seconds"]
     verdict, result = probes.run(
         mode, scratch, [build.timing_probe(scratch), program, f"{budget:.6f}", *map(str, heaps)], name,
-        sandbox.Limits(cpu_seconds=math.ceil(budget) + 30, wall_seconds=wall),
+        sandbox.Limits(cpu_seconds=math.ceil(budget) + config.LIMITS["timing_cpu_seconds"], wall_seconds=wall),
         {"outcome": "probe failed", "cpu": None, "correct": False, "message": "the timing probe failed"})
     verdict["run"] = result
     return verdict
@@ -84,7 +85,8 @@ def calibrate(mode, scratch, heaps, name):
     verdict, result = probes.run(
         mode, scratch, [build.timing_probe(scratch), "--calibrate", str(config.CALIBRATION_RUNS),
                         *map(str, heaps)],
-        f"timing-calibrate-{name}", sandbox.Limits(cpu_seconds=60, wall_seconds=120),
+        f"timing-calibrate-{name}", sandbox.Limits(cpu_seconds=config.LIMITS["calibration_cpu_seconds"],
+                                                    wall_seconds=config.LIMITS["calibration_wall_seconds"]),
         {"outcome": "probe failed", "message": "the calibration failed"})
     if not (verdict.get("agrees") and isinstance(verdict.get("cpu"), (int, float))):
         raise RuntimeError(f"the calibration solver failed on {position_text(heaps)}: "

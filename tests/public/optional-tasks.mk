@@ -1,6 +1,8 @@
-# tests/public/optional-tasks.mk - Part 2 of the lab, the optional Tasks 5-8:
-# their test runners, `make test-task5` ... `test-task8`, `make play`
-# (Task 5) and `make measure` (Task 6).
+# tests/public/optional-tasks.mk - Part 2 of the lab, its optional tasks:
+# their test runners, `make test-taskN`, and the targets of their given
+# programs, `make play` (Task 5) and `make measure` (Task 6), each only
+# where the lab has its task. A release whose term has no optional task
+# does not ship this file (grader/labdef-gen release, exclusions.txt).
 #
 # Each optional task is one student file and its header (below, taskN_FILE)
 # and one public suite, tests/public/suites/test_taskN.c. OPTIONAL_TASKS, set by the
@@ -46,11 +48,13 @@ $(BUILD)/impl/$($(1)_FILE).o $(SHARED)/lab/test_$(1).o: student/$($(1)_FILE).h
 endef
 $(foreach task,$(KNOWN_OPTIONAL_TASKS),$(eval $(call optional_task_rules,$(task))))
 
-.PHONY: $(KNOWN_OPTIONAL_TASKS:%=test-%) play measure
+.PHONY: $(KNOWN_OPTIONAL_TASKS:%=test-%)
 $(KNOWN_OPTIONAL_TASKS:%=test-%): test-%: $(BUILD)/test_%
 	@tests/public/run-suites $(BUILD) $* -- $(CRITERION_FLAGS)
 
 # ---- Task 5: play against your own solver ----------------------------------------
+# Only where the lab has Task 5 (in a release: its term has it).
+ifneq ($(filter task5,$(KNOWN_OPTIONAL_TASKS)),)
 # make play [HEAPS="10 7"] [PLAY_FLAGS=--solver-first]: a game in the
 # terminal against grundy_winning_move (student/play_main.c, given).
 HEAPS ?= 10
@@ -59,10 +63,14 @@ $(BUILD)/play: $(SHARED)/given/play_main.o $(SHARED)/given/play_game.o $(BUILD)/
                $(IMPL_OBJ) $(GIVEN_OBJ)
 	$(CC) $(BASE_CFLAGS) $^ -o $@
 $(SHARED)/given/play_main.o $(SHARED)/given/play_game.o: student/play_game.h student/grundy_winning.h
+.PHONY: play
 play: $(BUILD)/play
 	@$(BUILD)/play $(PLAY_FLAGS) $(HEAPS)
+endif
 
 # ---- Task 6: what each idea buys ------------------------------------------------
+# Only where the lab has Task 6.
+ifneq ($(filter task6,$(KNOWN_OPTIONAL_TASKS)),)
 # make measure [MEASURE_HEAPS="40 50 60 70 80"]: expansions, memo size and
 # CPU time of the Task 2 solver, the reduced search and the nimbers
 # (student/measure_main.c, given), each heap in a child process with a
@@ -72,5 +80,7 @@ $(BUILD)/measure: $(SHARED)/given/measure_main.o $(BUILD)/impl/grundy_nimbers.o 
                   $(SHARED)/support/expansion_counter.o $(SHARED)/support/child_run.o $(SHARED)/support/child_result.o
 	$(CC) $(BASE_CFLAGS) $^ -o $@ -Wl,--wrap=grundy_get_moves -pthread
 $(SHARED)/given/measure_main.o: student/grundy_nimbers.h tests/public/support/child_run.h tests/public/support/expansion_counter.h
+.PHONY: measure
 measure: $(BUILD)/measure
 	@$(BUILD)/measure $(MEASURE_HEAPS)
+endif

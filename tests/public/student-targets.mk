@@ -10,6 +10,16 @@
 # programs and the names of their files (OPTIONAL_FILES) come from
 # tests/public/optional-tasks.mk.
 
+# OPTIONAL_TASKS may name only the optional tasks this lab has (lab.mk's
+# LAB_KNOWN_OPTIONAL_TASKS: in a release, those of its term). Any other is
+# left out, and tests/public/run-suites says so in one line after the
+# summary and fails: the other tasks still run and are reported.
+UNKNOWN_OPTIONAL_TASKS := $(filter-out $(LAB_KNOWN_OPTIONAL_TASKS),$(OPTIONAL_TASKS))
+ifneq ($(UNKNOWN_OPTIONAL_TASKS),)
+override OPTIONAL_TASKS := $(filter $(LAB_KNOWN_OPTIONAL_TASKS),$(OPTIONAL_TASKS))
+export LAB_UNKNOWN_TASKS := $(UNKNOWN_OPTIONAL_TASKS)
+endif
+
 ALL_TASKS = $(TASKS) $(OPTIONAL_TASKS)
 ALL_SUITE_PROGRAMS = $(SUITE_PROGRAMS) $(OPTIONAL_TASKS:%=$(BUILD)/test_%)
 
@@ -57,7 +67,7 @@ memcheck: $(SUITE_PROGRAMS)
 # Line and branch coverage of the solution files, as HTML. Built apart (no
 # optimisation, gcov instrumentation) so it never mixes with `make test`.
 COVERAGE_BUILD := build/coverage$(if $(filter student,$(IMPL)),,-$(IMPL_NAME))
-COVERED_FILES = grundy_position grundy_solver $(OPTIONAL_FILES)
+COVERED_FILES = $(sort $(foreach task,$(TASKS),$($(task)_FILE))) $(OPTIONAL_FILES)
 empty :=
 space := $(empty) $(empty)
 coverage:

@@ -170,3 +170,67 @@ class Similarity(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# Run in a child for each term, since the term is read when gradelib loads.
+TERM_TABLE_PROBE = r'''
+import json, os, re, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+from gradelib import classreport, config
+with tempfile.TemporaryDirectory() as root:
+    students = []
+    for name, error in (("ada", None), ("bob", "the grader failed")):
+        path = os.path.join(root, name)
+        os.makedirs(path)
+        tests = [{"name": f"Task {t} / a_test", "score": 1.0 + t, "max_score": 1 + t,
+                  "status": "passed", "output": "", "tags": [f"task{t}"]} for t in config.TASKS]
+        with open(os.path.join(path, "results.json"), "w") as handle:
+            json.dump({"score": sum(t["score"] for t in tests), "tests": tests, "output": "",
+                       "extra_data": {"seed": 7, "flags": ["leak"]}}, handle)
+        if error:
+            with open(os.path.join(path, "status.json"), "w") as handle:
+                json.dump({"error": error}, handle)
+        students.append(classreport.Student(name, path))
+    flags = {s.name: classreport.flags(s) for s in students}
+    html = "\n".join(classreport._students_section(students, flags, root))
+    header = len(re.findall(r"<th[ >]", html))
+    rows = [len(re.findall(r"<td", row)) for row in re.findall(r"<tr><td.*?</tr>", html)]
+    print(json.dumps({"tasks": config.TASKS, "header": header, "rows": rows,
+                      "heads": re.findall(r"<th[^>]*>([^<]*)</th>", html),
+                      "ada": re.findall(r"<td[^>]*>([^<]*)</td>", html.split("<td>ada</td>")[1].split("</tr>")[0]),
+                      "csv": [len(r) for r in classreport.gradebook_rows(students)],
+                      "csv_header": len(classreport.gradebook_csv(students).splitlines()[0].split(","))}))
+'''
+
+
+class StudentsTableFollowsTheTerm(unittest.TestCase):
+    """The class report's students table has a column per task of the term,
+    in its header and in every row (issue 28: with Tasks 5 and 7 on, the
+    header had 7 cells and each row 9), for the default term, every task,
+    and a mixed one; the gradebook's rows too."""
+
+    TERMS = {"default": None, "every task": "tests/staff/fixtures/lab-all-tasks.ini",
+             "mixed": "tests/staff/fixtures/lab-some-tasks.ini"}
+
+    def test_same_cells_in_header_and_rows_for_three_terms(self):
+        import subprocess
+        seen = set()
+        for term, definition in self.TERMS.items():
+            env = dict(os.environ)
+            env.pop("GRUNDY_LAB_DEFINITION", None)
+            if definition:
+                env["GRUNDY_LAB_DEFINITION"] = str(ROOT / definition)
+            run = subprocess.run([sys.executable, "-c", TERM_TABLE_PROBE, str(ROOT / "grader")],
+                                 env=env, capture_output=True, text=True, check=False)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            got = json.loads(run.stdout)
+            with self.subTest(term=term):
+                tasks = got["tasks"]
+                seen.add(tuple(tasks))
+                self.assertEqual(got["header"], 4 + len(tasks))
+                self.assertEqual(got["rows"], [got["header"]] * 2)
+                self.assertEqual(got["heads"][2:2 + len(tasks)], [f"task {t}" for t in tasks])
+                # each task's column holds that task's points (1 + N here)
+                self.assertEqual(got["ada"][1:1 + len(tasks)], [f"{1 + t:g}" for t in tasks])
+                self.assertEqual(got["csv"], [got["csv_header"]] * 2)
+        self.assertEqual(len(seen), 3, f"the three terms are not three: {seen}")

@@ -40,6 +40,27 @@ valgrind_quit_seconds = 10
 coverage_quit_seconds = 3
 linger_seconds = 0.05
 grading_wall_seconds = 90
+grading_cap_ceiling_seconds = 480
+test_seconds = 15
+valgrind_test_seconds = 90
+runner_seconds = 240
+valgrind_runner_seconds = 300
+compile_cpu_seconds = 60
+compile_wall_seconds = 90
+tool_cpu_seconds = 20
+tool_wall_seconds = 30
+gcovr_cpu_seconds = 60
+gcovr_wall_seconds = 120
+timing_cpu_seconds = 30
+timing_wall_seconds = 60
+calibration_cpu_seconds = 60
+calibration_wall_seconds = 120
+pace_probe_seconds = 60
+memo_seconds = 60
+growth_seconds = 60
+sandbox_probe_seconds = 20
+challenge_seconds = 120
+similarity_run_seconds = 600
 
 [challenge]
 ratio = 5
@@ -149,6 +170,41 @@ class Definition(unittest.TestCase):
         self.assertTrue(fallbacks)
         for fallback in fallbacks:
             self.assertRegex(fallback.strip(), r"^GRADER_[A-Z_]+$")
+
+    def test_rules_between_limits_name_both_keys(self):
+        # Each rule of LIMIT_RULES, broken in turn: the definition does
+        # not load, and the error names both keys (a test's time-out set
+        # below a call's, for instance).
+        self.assertTrue(labdef.LIMIT_RULES)
+        for low, high, strict, _ in labdef.LIMIT_RULES:
+            with self.subTest(f"{low} vs {high}"):
+                value = float(re.search(rf"^{low} = (\S+)$", MINIMAL, re.M).group(1))
+                broken = value if strict else value - 1
+                text = re.sub(rf"^{high} = .*$", f"{high} = {broken:g}", MINIMAL, flags=re.M)
+                with self.assertRaises(labdef.LabDefinitionError) as caught:
+                    labdef.load(self.write("bad.ini", text))
+                self.assertIn(low, str(caught.exception))
+                self.assertIn(high, str(caught.exception))
+        text = re.sub(r"^test_seconds = .*$", "test_seconds = 8", MINIMAL, flags=re.M)
+        with self.assertRaises(labdef.LabDefinitionError) as caught:
+            labdef.load(self.write("bad.ini", text))
+        self.assertIn("call_seconds = 8 must be below test_seconds = 8", str(caught.exception))
+
+    def test_no_literal_time_limit_in_the_grader(self):
+        # Python takes every time limit from [limits]: no sandbox.Limits
+        # of the grader's modules states a number of seconds of its own.
+        gradelib = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "grader", "gradelib")
+        found = []
+        for name in sorted(os.listdir(gradelib)):
+            if name.endswith(".py"):
+                with open(os.path.join(gradelib, name), encoding="utf-8") as handle:
+                    text = handle.read()
+                found += [f"{name}: {m}" for m in
+                          re.findall(r"(?:cpu|wall)_seconds=\d[\d.]*\b(?![\d.]*\s*\*)", text)]
+                found += [f"{name}: {m}" for m in
+                          re.findall(r"^[A-Z_]*(?:SECONDS|TIMEOUT|CEILING)[A-Z_]* = \d+\s*(?:#.*)?$", text, re.M)]
+        self.assertEqual(found, [])
 
     def test_term_text_stands_alone(self):
         # A package ships one lab.ini: the variant's keys merged into the
