@@ -48,7 +48,7 @@ from . import batch, config, reports
 TASKS = tuple(config.TASKS)
 TASK_MAX = {t.number: t.points for t in config.LAB.tasks}
 FLAG_ORDER = ["rejected", "not_compiled", "crash", "timeout", "over_budget", "leak", "memory",
-              "copies_standin", "grader_error"]
+              "copies_standin", "memo_suspect", "grader_error"]
 TASK_COLORS = {0: "#3b6fb6", 1: "#d9822b", 2: "#3a9a5b", 5: "#8e5cb5", 6: "#b5495b", 7: "#4a9fa8",
                8: "#8a7a3a"}
 FAILURES_SHOWN = 25
@@ -635,7 +635,9 @@ def _flags_section(flag_lists):
             "test crashed or ran out of time; over_budget: a timing check went over its CPU "
             "budget; leak, memory: leaks, or invalid accesses, found by the tests or valgrind; "
             "copies_standin: grundy_position.c is mostly the public stand-in map "
-            "(tests/public/standin/), to be looked at by hand; "
+            "(tests/public/standin/), to be looked at by hand; memo_suspect: the memo check "
+            "passed, but the memory per position it measured is not a memo's (ballast?), to be "
+            "looked at by hand; "
             "grader_error: the grader itself failed on this submission (see its "
             "logs/grade-all.txt).</p>"]
 
