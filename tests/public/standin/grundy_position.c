@@ -127,30 +127,29 @@ uint64_t grundy_hash(const grundy_position *p)
         h = (h ^ (uint64_t)(unsigned)p->entries[i].height) * 1099511628211u;
         h = (h ^ (uint64_t)(unsigned)p->entries[i].count) * 1099511628211u;
     }
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdu;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53u;
+    h ^= h >> 31;
+    h *= 0x7fb5d329728ea185u;
+    h ^= h >> 27;
+    h *= 0x81dadef4bc2dd44du;
     h ^= h >> 33;
     return h;
 }
 
 position_list *grundy_get_moves(const grundy_position *p)
 {
-    position_list *moves = position_list_new();
-    if (moves == NULL)
-        return NULL;
-    for (size_t i = 0; i < p->size; i++) {
-        int height = p->entries[i].height;
-        for (int smaller = 1; 2 * smaller < height; smaller++) {
-            grundy_position *next = grundy_copy(p);
-            if (next == NULL)
-                continue;
-            grundy_remove_heap(next, height);
-            grundy_add_heap(next, smaller);
-            grundy_add_heap(next, height - smaller);
-            position_list_push(moves, next);
+    position_list *result = position_list_new();
+    for (size_t e = 0; result != NULL && e < p->size; e++) {
+        const int whole = p->entries[e].height;
+        /* Each split into two different sizes, the larger part first. */
+        for (int big = whole - 1; big > whole - big; big--) {
+            grundy_position *child = grundy_copy(p);
+            if (child != NULL) {
+                grundy_remove_heap(child, whole);
+                grundy_add_heap(child, big);
+                grundy_add_heap(child, whole - big);
+                position_list_push(result, child);
+            }
         }
     }
-    return moves;
+    return result;
 }
