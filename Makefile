@@ -144,8 +144,9 @@ endif
 #   - the timing probe and the growth probe (does a submission give its
 #     memory back?), trusted in the same way;
 #   - the objects a student process is linked from: the server loop, the
-#     given code, the allocation tracker, the expansion counter and the
-#     reference solution (for task isolation and the timing yardstick).
+#     given code, the allocation tracker, the expansion counter, the stubs
+#     and the public stand-in map (for task isolation). Never the model
+#     solution: whatever a student process holds, it can read and echo.
 
 GRADER_BUILD := build/grader$(LAB_VARIANT)
 HIDDEN_SRC := $(wildcard tests/staff/hidden/test_hidden_task*.c)
@@ -158,14 +159,16 @@ BOUNDARY_HDR := $(wildcard grader/boundary/*.h) $(BOUNDARY_GEN)
 TRUSTED_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,proxy.o spawn.o seccomp_policy.o wire.o) \
                $(GRADER_BUILD)/given/grundy_given.o
 # Student side: linked with a submission's two objects into a student process.
-# For task isolation (grader/gradelib/pipeline.py), the reference's file of
-# every task of the term stands in for a submission's file an earlier task
-# needs, and the stubs' for a file only later tasks need: so the model
-# solution's later tasks are never in a student process at all.
+# For task isolation (grader/gradelib/pipeline.py), the public stand-in map
+# (tests/public/standin/grundy_position.c) stands in for a submission's map
+# that fails Task 0, and the stubs for a file only later tasks need. The
+# model solution is in no student process at all (tests/staff/grader/
+# check-model-free greps every program a grading links for its bytes).
+STANDIN_OBJ := $(GRADER_BUILD)/standin/grundy_position.o
 STUDENT_SIDE_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_untracked.o gcov_on_crash.o) \
                     $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
                     $(GRADER_BUILD)/support/alloc_tracker.o $(GRADER_BUILD)/support/expansion_counter.o \
-                    $(LAB_FILES:%.c=$(GRADER_BUILD)/reference/%.o) $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o)
+                    $(STANDIN_OBJ) $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o)
 GRADER_RUNNERS := $(LAB_TASKS:%=$(GRADER_BUILD)/runner_%)
 # What the suites share. child_run's own version for the runners starts a
 # student process with the job's limits (grader/boundary/child_run_proxy.c).
@@ -186,7 +189,8 @@ GRADER_HANDOUT := $(if $(and $(shell command -v pandoc),$(wildcard handouts/grun
 grader-harness: $(GRADER_RUNNERS) $(GRADER_BUILD)/timing_probe $(GRADER_BUILD)/growth_probe \
                 $(GRADER_BUILD)/challenge_probe $(STUDENT_SIDE_OBJ) $(GRADER_BUILD)/policy_probe \
                 $(GRADER_BUILD)/boundary/policy_probe_student.o \
-                $(GRADER_BUILD)/tests.txt $(GRADER_BUILD)/student_reference $(GRADER_HANDOUT)
+                $(GRADER_BUILD)/tests.txt $(GRADER_BUILD)/student_reference $(GRADER_HANDOUT) \
+                $(LAB_FILES:%.c=$(GRADER_BUILD)/reference/%.o)
 $(GRADER_BUILD)/handout.html: handouts/grundy-lab.md handouts/handout.css
 	@mkdir -p $(@D)
 	cd handouts && pandoc --standalone --toc --self-contained --css handout.css --from markdown \
@@ -194,7 +198,10 @@ $(GRADER_BUILD)/handout.html: handouts/grundy-lab.md handouts/handout.css
 
 # The reference as a student program, linked as grader/gradelib/build.py
 # links a submission's: for running a runner by hand (tests/staff/hidden/README.md).
-$(GRADER_BUILD)/student_reference: $(filter-out %/gcov_on_crash.o $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o),$(STUDENT_SIDE_OBJ))
+# Staff only: the model's objects ($(GRADER_BUILD)/reference/) are never
+# copied into a grading's scratch (build.copy_harness).
+$(GRADER_BUILD)/student_reference: $(filter-out %/gcov_on_crash.o $(STANDIN_OBJ) $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o),$(STUDENT_SIDE_OBJ)) \
+                                   $(LAB_FILES:%.c=$(GRADER_BUILD)/reference/%.o)
 	$(CC) $^ -o $@ -static $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves
 
 $(GRADER_BUILD)/runner_%: $(GRADER_BUILD)/suites/test_%.o $(RUNNER_SUPPORT) $(TRUSTED_OBJ) \
@@ -244,6 +251,9 @@ $(GRADER_BUILD)/given/%.o: student/%.c student/grundy.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/reference/%.o: reference/%.c $(wildcard student/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(GRADER_CFLAGS) -c $< -o $@
+$(STANDIN_OBJ): tests/public/standin/grundy_position.c student/grundy.h
 	@mkdir -p $(@D)
 	$(CC) $(GRADER_CFLAGS) -c $< -o $@
 $(GRADER_BUILD)/stubs/%.o: student/%.c $(wildcard student/*.h)

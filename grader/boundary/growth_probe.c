@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "grundy.h"
+#include "oracle.h"
 #include "probe.h"
 
 enum { POSITIONS = 4, HEAPS = 4, WARM_ROUNDS = 20 };
@@ -152,6 +153,19 @@ static int memo_workload(int count, char **texts)
         if (*end != '\0')
             return 2;
     }
+    /* How many positions a memo of this draw holds, from the oracle (the
+     * trusted side's count, never the student's): the distinct non-terminal
+     * positions reachable from the draw. For single heaps that is the
+     * largest one's count: every smaller single heap, and all it reaches,
+     * is reachable from it ({h} -> {h-1, 1} = {h-1}). For other draws the
+     * largest count is a lower bound. growth.py asks memory and CPU to
+     * follow it over draws of different sizes. */
+    volatile size_t reachable = 0;
+    for (int i = 0; i < count; i++) {
+        size_t r = oracle_count_reachable_nonterminal(positions[i].heaps, (size_t)positions[i].count);
+        if (r > reachable)
+            reachable = r;
+    }
     volatile long long bytes[MEMO_ROUNDS + 1];
     volatile double cpu[MEMO_ROUNDS + 1];
     for (int round = 0; round <= MEMO_ROUNDS; round++)
@@ -173,12 +187,12 @@ static int memo_workload(int count, char **texts)
     proxy_shutdown();
     enum { LAST = MEMO_ROUNDS };
     bool measured = probe_failure == PROXY_OK && bytes[0] >= 0 && bytes[LAST] >= 0 && cpu[LAST] >= 0;
-    printf("{\"outcome\": \"%s\", \"positions\": %d, \"refills\": %d, \"start_bytes\": %lld, "
+    printf("{\"outcome\": \"%s\", \"positions\": %d, \"reachable\": %zu, \"refills\": %d, \"start_bytes\": %lld, "
            "\"first_bytes\": %lld, \"repeat_bytes\": %lld, \"again_bytes\": %lld, "
            "\"settling_bytes\": %lld, \"settled_bytes\": %lld, \"first_cpu\": %.6f, "
            "\"repeat_cpu\": %.6f, \"again_cpu\": %.6f, \"message\": ",
            probe_failure != PROXY_OK ? probe_outcome_name(probe_failure) : measured ? "measured" : "unmeasured",
-           count, MEMO_REFILLS, bytes[0], bytes[1], bytes[2], bytes[3], bytes[LAST - 2], bytes[LAST],
+           count, reachable, MEMO_REFILLS, bytes[0], bytes[1], bytes[2], bytes[3], bytes[LAST - 2], bytes[LAST],
            cpu[1] - cpu[0], cpu[2] - cpu[1], cpu[3] - cpu[2]);
     probe_print_json_string(probe_failure_message);
     printf("}\n");

@@ -5,7 +5,7 @@ pristine headers and the prebuilt harness (build/grader): the submission
 directory itself is only read. Each file is compiled in the sandbox
 (warnings reported, never fatal), checked (objcheck, a teaching aid) and
 its globals localized; then a student program is linked per task from
-either the submission's or the reference's object for each file (task
+either the submission's or a public stand-in's object for each file (task
 isolation, decided by the caller) and the student side of the boundary
 (grader/boundary/student_server.c and the given code). The test runners
 and the timing and growth probes are prebuilt and never linked with a
@@ -13,7 +13,6 @@ submission.
 """
 
 import concurrent.futures
-import fcntl
 import fnmatch
 import os
 import shutil
@@ -171,30 +170,25 @@ def _copy_one(dir_fd, name, dest, build):
 # read; the kernel then also makes the process non-dumpable.) The runners
 # stay readable: Criterion finds its tests by reading its own file.
 TRUSTED_PROGRAMS = ("timing_probe", "growth_probe", "challenge_probe")
-# The model solution's objects: readable by root only. A link that needs
-# one gets a sealed in-memory copy (link_student_program).
-SECRET_DIRS = ("reference",)
+# What grading never reads, left out of the scratch: the model solution
+# (its objects and as a student program: a student process is never linked
+# with it, see pipeline.object_for), the oracle's and the suites' objects.
+NOT_COPIED = ("reference", "oracle", "suites", "*.txt", "student_reference")
 
 
 def copy_harness(scratch):
-    """Copies the prebuilt harness into the scratch, without what grading
-    never reads (the model solution as a student program, the oracle's and
-    the suites' objects), and locks it: when the grader is root, every file
-    is root's, the probes are execute-only for the sandbox's user and the
-    model solution's objects are root's alone, so no sandboxed process (a
-    student process under valgrind may open files) reads them, with or
+    """Copies the prebuilt harness into the scratch, without NOT_COPIED,
+    and locks it: when the grader is root, every file is root's and the
+    probes are execute-only for the sandbox's user, so no sandboxed process
+    (a student process under valgrind may open files) reads them, with or
     without bubblewrap."""
     target = os.path.join(scratch, "harness")
-    shutil.copytree(config.HARNESS, target,
-                    ignore=shutil.ignore_patterns("oracle", "suites", "*.txt", "student_reference"))
+    shutil.copytree(config.HARNESS, target, ignore=shutil.ignore_patterns(*NOT_COPIED))
     for root, dirs, files in os.walk(target):
-        secret = os.path.relpath(root, target).split(os.sep)[0] in SECRET_DIRS
-        os.chmod(root, 0o700 if secret else 0o711)
+        os.chmod(root, 0o711)
         for name in files:
             path = os.path.join(root, name)
-            if secret:
-                mode = 0o600
-            elif any(fnmatch.fnmatch(name, pattern) for pattern in TRUSTED_PROGRAMS):
+            if any(fnmatch.fnmatch(name, pattern) for pattern in TRUSTED_PROGRAMS):
                 mode = 0o711
             else:
                 mode = 0o755 if os.stat(path).st_mode & stat.S_IXUSR else 0o644
@@ -335,26 +329,18 @@ def raw_object(obj_dir, file):
     return os.path.join(obj_dir, file.replace(".c", ".raw.o"))
 
 
-def reference_object(scratch, file):
-    return os.path.join(scratch, "harness", "reference", file.replace(".c", ".o"))
-
-
 def stub_object(scratch, file):
     return os.path.join(scratch, "harness", "stubs", file.replace(".c", ".o"))
 
 
-def _sealed_copy(path):
-    """A memfd holding the file's bytes, sealed against any change (the
-    linker reopens it through /proc/self/fd, which a root-only file would
-    refuse to its user)."""
-    with open(path, "rb") as source:
-        data = source.read()
-    fd = os.memfd_create("reference-object", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
-    os.write(fd, data)
-    fcntl.fcntl(fd, fcntl.F_ADD_SEALS,
-                fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE)
-    os.lseek(fd, 0, os.SEEK_SET)
-    return fd
+def standin_object(scratch, file):
+    """What stands in for a submission's `file` that an earlier task's tests
+    do not trust (pipeline.object_for): the public stand-in map
+    (tests/public/standin/) for the map, else the stubs'. Public code only:
+    a student process can read and echo whatever it is linked with."""
+    if file == config.POSITION:
+        return os.path.join(scratch, "harness", "standin", file.replace(".c", ".o"))
+    return stub_object(scratch, file)
 
 
 def link_student_program(mode, scratch, output, objects, log, static=True, coverage=False):
@@ -363,32 +349,18 @@ def link_student_program(mode, scratch, output, objects, log, static=True, cover
     the seccomp-confined runs (no loader opening libraries), dynamic for
     valgrind (memcheck replaces malloc through the dynamic loader)."""
     os.makedirs(os.path.dirname(output), exist_ok=True)
-    # A model solution's object is root's alone (copy_harness): the linker
-    # reads a sealed in-memory copy from an inherited descriptor, so the
-    # object never has a path the sandbox's user may open.
-    secret_fds = []
-    inputs = []
-    try:
-        for path in objects:
-            if os.path.dirname(path) == harness(scratch, "reference"):
-                fd = _sealed_copy(path)
-                secret_fds.append(fd)
-                inputs.append(f"/proc/self/fd/{fd}")
-            else:
-                inputs.append(path)
-        argv = ["gcc", *inputs, *student_side_objects(scratch, coverage), "-o", output, *config.WRAPS]
-        if static:
-            argv.append("-static")
-        if coverage:
-            # gcov's runtime opens its counter files through
-            # gcov_on_crash.c, from descriptors spawn.c opened.
-            argv += ["--coverage", "-Wl,--wrap=open,--wrap=mkdir,--wrap=access"]
-        result = sandbox.run(mode, argv, cwd=scratch, readable=[scratch],
-                             writable=[os.path.dirname(output)],
-                             limits=COMPILE_LIMITS, pass_fds=secret_fds)
-    finally:
-        for fd in secret_fds:
-            os.close(fd)
+    # Only public code besides the submission's: no model object is in the
+    # scratch to link (copy_harness), so none needs hiding from the linker.
+    argv = ["gcc", *objects, *student_side_objects(scratch, coverage), "-o", output, *config.WRAPS]
+    if static:
+        argv.append("-static")
+    if coverage:
+        # gcov's runtime opens its counter files through
+        # gcov_on_crash.c, from descriptors spawn.c opened.
+        argv += ["--coverage", "-Wl,--wrap=open,--wrap=mkdir,--wrap=access"]
+    result = sandbox.run(mode, argv, cwd=scratch, readable=[scratch],
+                         writable=[os.path.dirname(output)],
+                         limits=COMPILE_LIMITS)
     log(f"link {os.path.basename(output)}: {result.describe()}")
     if result.ok:
         # whatever the objects were checked for: the bytes of the program

@@ -49,7 +49,7 @@ from . import batch, config, reports
 TASKS = tuple(config.TASKS)
 TASK_MAX = {t.number: t.points for t in config.LAB.tasks}
 FLAG_ORDER = ["rejected", "not_compiled", "crash", "timeout", "over_budget", "leak", "memory",
-              "grader_error"]
+              "copies_standin", "memo_suspect", "grader_error"]
 # A colour per task, in the term's order (a new task takes the next one).
 PALETTE = ("#3b6fb6", "#d9822b", "#3a9a5b", "#8e5cb5", "#b5495b", "#4a9fa8", "#8a7a3a", "#5b6b8a",
            "#a05a2c", "#2f7d6d")
@@ -659,6 +659,10 @@ def _flags_section(flag_lists):
             "reason); not_compiled: a file did not compile or is missing; crash, timeout: a "
             "test crashed or ran out of time; over_budget: a timing check went over its CPU "
             "budget; leak, memory: leaks, or invalid accesses, found by the tests or valgrind; "
+            "copies_standin: grundy_position.c is mostly the public stand-in map "
+            "(tests/public/standin/), to be looked at by hand; memo_suspect: the memo check "
+            "passed, but the memory per position it measured is not a memo's (ballast?), to be "
+            "looked at by hand; "
             "grader_error: the grader itself failed on this submission (see its "
             "logs/grade-all.txt).</p>"]
 

@@ -151,6 +151,19 @@ MEMO_REPEAT_CPU_AT_MOST = 0.25
 MEMO_AGAIN_CPU_AT_LEAST = 0.25
 MEMO_REGROWTH_AT_MOST = 0.25
 MEMO_WALL_SECONDS = LIMITS["memo_seconds"]
+# Scaling over the draws ([memo] smaller): from each smaller draw to the
+# main one, resident memory must grow by at least MEMO_SCALE_BYTES_PER_POSITION
+# for each further position reached (the model solution: about 140; a
+# memo of 30 bytes a position still passes), and the first round's CPU
+# time must rise at least MEMO_SCALE_CPU_AT_LEAST times as fast as the
+# positions reached (the model solution: 1.8 times as fast; ballast touched
+# once, or a fixed spin per question: not at all). A memo whose memory per
+# position lies outside MEMO_PLAUSIBLE_BYTES_PER_POSITION is flagged
+# memo_suspect for the staff (no points move on it): scaled ballast can
+# pass every figure measured from outside, but rarely at a memo's size.
+MEMO_SCALE_BYTES_PER_POSITION = 30
+MEMO_SCALE_CPU_AT_LEAST = 0.25
+MEMO_PLAUSIBLE_BYTES_PER_POSITION = (30, 2048)
 
 # The growth probe (growth.py): the resident memory of a student process
 # may grow at most this much between the warm-up and the end of its

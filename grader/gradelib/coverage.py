@@ -52,9 +52,9 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
     objects = {copy.file: copy.object for copy in copies if copy.accepted}
     if not objects:
         return None
-    # One program for every task (each file's instrumented object, or the
-    # reference's); its counters add up over the tasks' runs.
-    pair = [objects.get(f, build.reference_object(scratch, f)) for f in config.SUBMISSION_FILES]
+    # One program for every task (each file's instrumented object, or its
+    # public stand-in's); its counters add up over the tasks' runs.
+    pair = [objects.get(f, build.standin_object(scratch, f)) for f in config.SUBMISSION_FILES]
     program = os.path.join(cov, "student_coverage")
     # The student process opens no file: the trusted side opens these for
     # it (grader/boundary/gcov_on_crash.c).

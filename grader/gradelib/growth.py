@@ -35,6 +35,20 @@ passed: the tests it vouches for need those too, and a solver too slow for
 them would spend the check's time limits for nothing. A solver
 with no memo of positions (nim-values XORed, however fast) does not grow,
 whatever its grundy_memo_size says. 0 points of its own.
+
+One draw could be mimicked (issue 26: root positions in a table, 768 KiB
+of static memory touched once, a fixed spin per cold question passed it).
+So the check also solves smaller draws ([memo] smaller), each in a fresh
+student process, and asks memory and CPU to follow the number of
+positions each draw reaches, which the probe takes from the oracle:
+resident memory must grow by MEMO_SCALE_BYTES_PER_POSITION for each
+further position from a smaller draw to the main one, and the first
+round's CPU time must rise at least MEMO_SCALE_CPU_AT_LEAST times as fast
+as the positions (scaling_problems). Ballast sized to the reachable count
+(a student can count positions too) passes what is measured from outside;
+what a memo's size is not can still show, so a memo of fewer than 30 or
+more than 2 KiB bytes a position is flagged memo_suspect for the staff
+(feedback and class report), with no points moved on it.
 """
 
 import random
@@ -97,11 +111,22 @@ def _test_result(test_id, task, workload, verdict):
 
 # ---- the memo check ---------------------------------------------------------------------
 
-def memo_positions(seed):
-    """The heaps the memo check solves, the same for the same seed."""
+def memo_positions(seed, low=None, high=None):
+    """The heaps the memo check solves (the main draw, or one of [memo]
+    smaller's ranges), the same for the same seed."""
     spec = config.LAB.memo
-    rng = random.Random(f"memo:{seed}")
-    return sorted(rng.sample(range(spec.low, spec.high + 1), spec.positions))
+    if low is None:
+        rng = random.Random(f"memo:{seed}")
+        return sorted(rng.sample(range(spec.low, spec.high + 1), spec.positions))
+    rng = random.Random(f"memo:{seed}:{low}-{high}")
+    return sorted(rng.sample(range(low, high + 1), spec.positions))
+
+
+def _memo_probe(mode, scratch, program, heaps, name):
+    return probes.run(mode, scratch, [build.growth_probe(scratch), program, "memo", *map(str, heaps)],
+                      name, sandbox.Limits(cpu_seconds=config.MEMO_WALL_SECONDS,
+                                           wall_seconds=config.MEMO_WALL_SECONDS),
+                      {"outcome": "probe failed", "message": "the memo probe failed"})[0]
 
 
 def memo_check(mode, scratch, program, seed, log, timing_tests=()):
@@ -120,17 +145,72 @@ def memo_check(mode, scratch, program, seed, log, timing_tests=()):
         return [TestResult(test_id, spec.task, "not_run", "not run: this task's code did not build "
                            "or link", kind="memory")]
     heaps = memo_positions(seed)
-    verdict, _ = probes.run(mode, scratch, [build.growth_probe(scratch), program, "memo", *map(str, heaps)],
-                            "memo", sandbox.Limits(cpu_seconds=config.MEMO_WALL_SECONDS,
-                                                   wall_seconds=config.MEMO_WALL_SECONDS),
-                            {"outcome": "probe failed", "message": "the memo probe failed"})
+    verdict = _memo_probe(mode, scratch, program, heaps, "memo")
     log(f"memo {heaps}: {verdict}")
-    return [memo_result(test_id, spec, heaps, verdict)]
+    smaller = []
+    for low, high in spec.smaller:
+        if verdict.get("outcome") != "measured":
+            break
+        draw = memo_positions(seed, low, high)
+        smaller.append((draw, _memo_probe(mode, scratch, program, draw, f"memo-{low}-{high}")))
+        log(f"memo {draw}: {smaller[-1][1]}")
+    return [memo_result(test_id, spec, heaps, verdict, smaller)]
 
 
-def memo_result(test_id, spec, heaps, verdict):
+def _heaps_text(heaps):
+    return " and ".join(", ".join(f"{{{h}}}" for h in heaps).rsplit(", ", 1))
+
+
+def scaling_problems(heaps, verdict, smaller):
+    """Sentences for what does not follow the positions reached, from each
+    smaller draw to the main one (verdict); [] when all scale. smaller:
+    [(heaps, verdict)], each measured in a fresh student process."""
+    problems = []
+    reached = verdict.get("reachable", 0)
+    grew, first = verdict["first_bytes"] - verdict["start_bytes"], verdict["first_cpu"]
+    for draw, small in smaller:
+        what = _heaps_text(draw)
+        if small.get("outcome") != "measured":
+            problems.append(f"the memo check could not solve {what} to the end "
+                            f"({small.get('message') or small.get('outcome')})")
+            continue
+        s_reached, s_first = small.get("reachable", 0), small["first_cpu"]
+        s_grew = small["first_bytes"] - small["start_bytes"]
+        if not s_reached or reached <= s_reached:
+            continue
+        wanted = config.MEMO_SCALE_BYTES_PER_POSITION * (reached - s_reached)
+        if grew - s_grew < wanted:
+            problems.append(
+                f"your program's memory does not follow the positions it solves: {s_grew // 1024} KiB "
+                f"for {what} ({s_reached:,} positions reachable), {grew // 1024} KiB for "
+                f"{_heaps_text(heaps)} ({reached:,}); a memo of positions grows with every position "
+                f"it stores (at least {wanted // 1024} KiB more here)")
+        want_ratio = config.MEMO_SCALE_CPU_AT_LEAST * reached / s_reached
+        if s_first > 0 and first / s_first < want_ratio:
+            problems.append(
+                f"your solver's CPU time does not follow the positions it solves: {s_first:.4f} s for "
+                f"{what} ({s_reached:,} positions reachable), {first:.4f} s for {_heaps_text(heaps)} "
+                f"({reached:,}); a search that expands each position once costs more with more "
+                f"positions (at least {want_ratio:.1f} times as much here)")
+    return problems
+
+
+def memo_suspect(verdict, smaller):
+    """Whether a memo's memory per position reached lies outside what a memo
+    of positions takes (config.MEMO_PLAUSIBLE_BYTES_PER_POSITION), on any
+    draw: a flag for the staff, never points."""
+    low, high = config.MEMO_PLAUSIBLE_BYTES_PER_POSITION
+    for v in [verdict] + [v for _, v in smaller]:
+        if v.get("outcome") == "measured" and v.get("reachable"):
+            per = (v["first_bytes"] - v["start_bytes"]) / v["reachable"]
+            if not low <= per <= high:
+                return True
+    return False
+
+
+def memo_result(test_id, spec, heaps, verdict, smaller=()):
     """The memo check's verdict from the probe's figures (all the kernel's)."""
-    what = " and ".join(", ".join(f"{{{h}}}" for h in heaps).rsplit(", ", 1))
+    what = _heaps_text(heaps)
     if verdict.get("outcome") != "measured":
         return TestResult(test_id, spec.task, "failed", f"the memo check could not run to the end "
                           f"({verdict.get('message') or verdict.get('outcome')}), so it cannot say "
@@ -156,9 +236,22 @@ def memo_result(test_id, spec, heaps, verdict):
         problems.append(f"each clear and refill of the memo grew your program's memory again (by "
                         f"{regrew // 1024} KiB): grundy_memo_clear must free the memo's positions, "
                         "not only forget them")
+    problems += scaling_problems(heaps, verdict, smaller)
+    if verdict.get("reachable"):
+        figures += (f"; {verdict['reachable']:,} positions reachable, "
+                    f"{grew / verdict['reachable']:.0f} bytes each")
+    for draw, small in smaller:
+        if small.get("outcome") == "measured" and small.get("reachable"):
+            figures += (f"; {_heaps_text(draw)}: {(small['first_bytes'] - small['start_bytes']) // 1024} "
+                        f"KiB and {small['first_cpu']:.4f} s for {small['reachable']:,} positions")
+    flags = ["leak"] if grew > 0 and regrew > config.MEMO_REGROWTH_AT_MOST * grew else []
     if problems:
         return TestResult(test_id, spec.task, "failed", "\n".join(problems) + f"\n({figures}; handout: "
                           f"handouts/grundy-lab.html#{config.LAB.task(spec.task).anchor})", kind="memory",
-                          flags=["leak"] if grew > 0 and regrew > config.MEMO_REGROWTH_AT_MOST * grew
-                          else [])
+                          flags=flags)
+    if memo_suspect(verdict, smaller):
+        low, high = config.MEMO_PLAUSIBLE_BYTES_PER_POSITION
+        return TestResult(test_id, spec.task, "passed", figures + f". Flagged for the staff: a memo of "
+                          f"positions takes {low}-{high} bytes a position, and yours does not",
+                          kind="memory", flags=["memo_suspect"])
     return TestResult(test_id, spec.task, "passed", figures, kind="memory")

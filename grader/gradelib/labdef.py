@@ -103,6 +103,7 @@ class MemoCheck:
     low: int                  # ... between low and high (distinct heights)
     high: int
     min_growth_bytes: int     # the least a memo of those positions grows resident memory
+    smaller: tuple = ()       # (low, high) of each smaller draw, that memory and CPU must scale from
 
 
 @dataclass(frozen=True)
@@ -226,7 +227,17 @@ def _memo(parser, path, task_numbers):
     positions = _int(section.get("positions", ""), where)
     if not 1 <= positions <= high - low + 1 or low < 3:
         _fail(where, f"cannot draw {positions} distinct heaps of at least 3 from {low}-{high}")
-    return MemoCheck(task, positions, low, high, 1024 * _int(section.get("min_growth_kib", ""), where))
+    smaller = []
+    for draw in section.get("smaller", "").split():
+        if "-" not in draw:
+            _fail(where, f"smaller '{draw}': expected LOW-HIGH ranges")
+        s_low, s_high = (_int(x, where) for x in draw.split("-", 1))
+        if not positions <= s_high - s_low + 1 or s_low < 3 or s_high >= low:
+            _fail(where, f"smaller '{draw}': cannot draw {positions} distinct heaps of at least 3 "
+                         f"below {low} from it")
+        smaller.append((s_low, s_high))
+    return MemoCheck(task, positions, low, high, 1024 * _int(section.get("min_growth_kib", ""), where),
+                     tuple(smaller))
 
 
 def load(path=PATH):

@@ -25,11 +25,13 @@ only when the check named in config.GATES, made from outside, passes too.
 
 Task isolation: Task 0 is graded with the submission's grundy_position.c
 and the stubs' solver (Task 0 never calls it, so a solver that does not
-build or link costs Tasks 1-2 only, and the model solver is in no student
-process); Tasks 1-2 with the submission's
+build or link costs Tasks 1-2 only); Tasks 1-2 with the submission's
 solver and, unless its grundy_position.c passes every Task 0 test, the
-reference's map. The feedback says when that happened, so one bug never
-zeroes every task.
+public stand-in map (tests/public/standin/grundy_position.c). The
+feedback says when that happened, so one bug never zeroes every task.
+No model code is ever linked into a student process: a process can read
+its own machine code and echo it through its answers (the stand-in is
+public for that reason; standin.py flags a Task 0 that copies it).
 """
 
 import concurrent.futures
@@ -44,7 +46,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from . import build, challenge, config, coverage, growth, memcheck, pace, reports, rubric, sandbox, suites, timing
+from . import build, challenge, config, coverage, growth, memcheck, pace, reports, rubric, sandbox, standin, suites, timing
 from . import scratch as scratch_dir
 from .results import TestResult, flags_of
 
@@ -70,6 +72,7 @@ class Context:
     link_lock: object = field(default_factory=threading.Lock)
 
     failures: dict = field(default_factory=dict)  # phase -> why it could not run (see guarded)
+    copies_standin: bool = False   # the map is mostly the public stand-in's (standin.py)
 
     def phase(self, name, function, *args):
         start = time.monotonic()
@@ -113,6 +116,14 @@ def cause_of(error):
 
 def build_phase(ctx):
     builds = build.copy_sources(ctx.source_dir, ctx.scratch)   # the harness is there (grade: pace)
+    copied, found = standin.check(os.path.join(ctx.scratch, "src", config.POSITION))
+    ctx.log(f"stand-in map: {found:.0%} of its tokens in runs of {config.POSITION}")
+    if copied:
+        ctx.copies_standin = True
+        ctx.notes.append(f"Your {config.POSITION} is, for {found:.0%} of it, the stand-in map the "
+                         f"grader links when a map fails Task 0 (tests/public/standin/{config.POSITION}). "
+                         "That file is given to make Tasks 1-2 gradable, not as a Task 0 answer: the "
+                         "staff are told, and will look at your Task 0 by hand.")
     build.compile_files(ctx.mode, ctx.scratch, builds.values(), config.CFLAGS,
                         os.path.join(ctx.scratch, "obj"), ctx.log, check=ctx.object_checks)
     return builds
@@ -139,15 +150,21 @@ def results_of_build_tests(builds):
 
 
 def object_for(ctx, builds, file, use_student, task):
-    """The object of `file` in `task`'s program: the submission's, else the
-    reference's where an earlier task needs the file, else the stubs' (a
-    task never calls a later task's functions, and the model solution of a
-    later task must never sit in a student process)."""
+    """The object of `file` in `task`'s program: the submission's when
+    trusted; for an earlier task's file that is not, the public stand-in
+    map for the map, and for any other file (the solver, for the optional
+    tasks of Part 2) the submission's own all the same, since no stand-in
+    of a solver can be public without handing out Tasks 1-2; else (a later
+    task's file, or one that did not build) the stubs'. Never the model
+    solution: whatever a student process holds, it can read and echo."""
     b = builds[file]
     if use_student and b.accepted:
         return b.object
     if min(t for t in config.TASKS if config.FILE_OF_TASK[t] == file) < task:
-        return build.reference_object(ctx.scratch, file)
+        if file == config.POSITION:
+            return build.standin_object(ctx.scratch, file)
+        if b.accepted:
+            return b.object
     return build.stub_object(ctx.scratch, file)
 
 
@@ -172,9 +189,10 @@ def suites_phase(ctx, builds, all_tests):
     """Every task in the lab's order. Task isolation: a task's program takes
     its own file from the submission, and each other file from the
     submission only once every task of that file has passed every test
-    (trusted, below); else from the reference. So Task 0 runs with the
-    reference's solver, Tasks 1-2 with the submission's map only when Task
-    0 passed, and one bug never zeroes every task. Returns the results and
+    (trusted, below); else from object_for's stand-ins. So Task 0 runs
+    with the stubs' solver, Tasks 1-2 with the submission's map only when
+    Task 0 passed (else the public stand-in map), and one bug in the map
+    never zeroes every task. Returns the results and
     the trusted files, which the later phases link the same way.
 
     The tasks of one file share a program and a trusted set, so they run
@@ -211,14 +229,15 @@ def _tasks_by_file():
 
 
 def _note_reference_files(ctx, builds, trusted):
-    """Tells the student which tasks ran with a reference file instead of theirs."""
+    """Tells the student which tasks ran with the stand-in map instead of theirs."""
     for file in config.SUBMISSION_FILES:
-        if file in trusted or not builds[file].accepted:
+        if file in trusted or not builds[file].accepted or file != config.POSITION:
             continue
         own_tasks = [t for t in config.TASKS if config.FILE_OF_TASK[t] == file]
         later = [t for t in config.TASKS if t > own_tasks[-1] and builds[config.FILE_OF_TASK[t]].accepted]
         if later:
-            ctx.notes.append(f"{_tasks_text(later)} were graded with the reference {file}, because yours "
+            ctx.notes.append(f"{_tasks_text(later)} were graded with the given stand-in map "
+                             f"(tests/public/standin/{file}) instead of your {file}, because yours "
                              f"does not pass every test of {_tasks_text(own_tasks)}: fix "
                              f"{_tasks_text(own_tasks)} first, then your own {file} is used for every task.")
 
@@ -532,7 +551,12 @@ def run_phases(ctx, all_tests):
                                                              "could not run: " + why),
             builds, memory_results)
         cov = cov_done.result()
-    tests = (results_of_build_tests(builds) + suite_results + timing_results + memo_results
+    build_tests = results_of_build_tests(builds)
+    if ctx.copies_standin:
+        for t in build_tests:
+            if t.id == f"build::{config.POSITION}":
+                t.flags.append(standin.FLAG)
+    tests = (build_tests + suite_results + timing_results + memo_results
              + memory_results + growth_results)
     return builds, tests, {"timing": timing_entries, "challenge": challenge_result,
                            "memory": memory, "coverage": cov}

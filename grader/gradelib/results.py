@@ -18,7 +18,8 @@ withheld: why a passed test earns no points (a failed gate), or ""
 
 from dataclasses import dataclass, field
 
-FLAG_ORDER = ["grader_error", "not_compiled", "crash", "timeout", "over_budget", "leak", "memory"]
+FLAG_ORDER = ["grader_error", "not_compiled", "crash", "timeout", "over_budget", "leak", "memory",
+              "copies_standin", "memo_suspect"]
 
 
 @dataclass

@@ -118,8 +118,11 @@ void lab_memo_clear(void);
 const char *lab_outcome_text(bool is_p);
 
 /* A heap list as the oracle writes positions: {3=1, 4=2}. Heights < 3 are
- * dropped, as the invariant asks. The text lives in one of 16 rotating
- * buffers: valid until 16 more texts have been made. */
+ * dropped, as the invariant asks. Bounded: a position of more than 9
+ * heights shows its first and last 4 and its size,
+ * {3=1, 4=1, 5=2, 6=1, ..., 97=1, 98=1, 99=1, 100=1} (240 heaps in 120 heights).
+ * The text lives in one of 16 rotating buffers: valid until 16 more texts
+ * have been made. */
 const char *lab_heaps_text(const int *heaps, size_t n);
 
 /* Builds a position with grundy_new(0) and grundy_add_heap() for each heap,

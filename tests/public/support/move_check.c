@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab_support.h"
 #include "move_check.h"
 #include "oracle.h"
 
@@ -97,8 +98,11 @@ const char *winning_move_problem(const int *heaps, size_t n, bool returned, cons
                                  size_t got_n)
 {
     static char problem[4096];
-    char *text = oracle_format(heaps, n);
-    char *move = returned ? oracle_format(got, got_n) : NULL;
+    /* lab_heaps_text: bounded, for `got` is the student's (lab_support.h). */
+    char text[512], move[512] = "";
+    snprintf(text, sizeof text, "%s", lab_heaps_text(heaps, n));
+    if (returned)
+        snprintf(move, sizeof move, "%s", lab_heaps_text(got, got_n));
     bool is_p = oracle_is_p(heaps, n);
     const char *verdict = NULL;
     /* An illegal move is named as such first: "it splits 10 into two
@@ -128,7 +132,5 @@ const char *winning_move_problem(const int *heaps, size_t n, bool returned, cons
                  text, move);
         verdict = problem;
     }
-    free(text);
-    free(move);
     return verdict;
 }

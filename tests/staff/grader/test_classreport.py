@@ -117,6 +117,12 @@ class Flags(unittest.TestCase):
                                            "still allocated; stopped at its CPU budget")])
         self.assertEqual(classreport.flags(s), [])
 
+    def test_staff_flags_of_issue_26_reach_the_report(self):
+        # A copy of the stand-in map, and a memo whose size is no memo's:
+        # flags for the staff, listed whatever the points.
+        s = self.student("a", [test("one", 0, score=1)], flags=["memo_suspect", "copies_standin", "leak"])
+        self.assertEqual(classreport.flags(s), ["leak", "copies_standin", "memo_suspect"])
+
     def test_unknown_and_malformed_flags_are_dropped(self):
         s = self.student("a", [test("one", 0)], flags=["made_up", "crash", 7])
         self.assertEqual(classreport.flags(s), ["crash"])

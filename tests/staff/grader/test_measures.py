@@ -29,6 +29,68 @@ def memo(**changes):
     return growth.memo_result("memo::task2", SPEC, [38, 43, 45], dict(REFERENCE, **changes))
 
 
+# The same probe on the model solution for the smaller draws ([memo]
+# smaller), each in a fresh process: {31}, {32}, {33} and {35}, {36}, {37}
+# (measured: 484 KiB 3.8 ms, 956 KiB 9 ms), and the main draw's count.
+REACHED = 25868
+SMALL = [([31, 32, 33], dict(REFERENCE, reachable=3298, start_bytes=708608, first_bytes=708608 + 484 * 1024,
+                             first_cpu=0.0038, repeat_cpu=0.00001, again_cpu=0.0033)),
+         ([35, 36, 37], dict(REFERENCE, reachable=6753, start_bytes=708608, first_bytes=708608 + 956 * 1024,
+                             first_cpu=0.009, repeat_cpu=0.00001, again_cpu=0.0086))]
+
+
+def scaled(main_changes=None, small_changes=None):
+    """memo_result over the three draws; *_changes alter the main draw's
+    or every smaller draw's figures."""
+    small = [(heaps, dict(v, **(small_changes or {}))) for heaps, v in SMALL]
+    return growth.memo_result("memo::task2", SPEC, [38, 43, 45],
+                              dict(REFERENCE, reachable=REACHED, **(main_changes or {})), small)
+
+
+class MemoScaling(unittest.TestCase):
+    """Issue 26: ballast (memory touched once, a fixed spin per question)
+    passed the one-draw check; over draws of different sizes it does not."""
+
+    def test_the_model_solution_passes_over_every_draw(self):
+        result = scaled()
+        self.assertEqual(result.status, "passed", result.message)
+        self.assertEqual(result.flags, [])
+
+    def test_ballast_touched_once_fails_on_memory(self):
+        # 768 KiB touched once in each fresh process, whatever the draw.
+        ballast = {"first_bytes": 708608 + 768 * 1024}
+        result = scaled(ballast, ballast)
+        self.assertEqual(result.status, "failed")
+        self.assertIn("memory does not follow the positions", result.message)
+
+    def test_a_fixed_spin_per_question_fails_on_cpu(self):
+        # Three questions a draw, each a fixed 10 ms loop: every draw costs the same.
+        result = scaled({"first_cpu": 0.03}, {"first_cpu": 0.03})
+        self.assertEqual(result.status, "failed")
+        self.assertIn("CPU time does not follow the positions", result.message)
+
+    def test_a_smaller_memo_of_positions_still_passes(self):
+        # 40 bytes a position (a packed key and a flag): scales, just less.
+        per = 40
+        result = scaled({"first_bytes": 708608 + per * REACHED},
+                        {"first_bytes": 708608 + per * 3298})
+        self.assertEqual(result.status, "passed", result.message)
+
+    def test_memory_far_beyond_a_memo_is_flagged_not_failed(self):
+        # Ballast scaled to the positions, 8 KiB of it each: passes, flagged.
+        per = 8192
+        result = growth.memo_result("memo::task2", SPEC, [38, 43, 45],
+                                    dict(REFERENCE, reachable=REACHED, first_bytes=708608 + per * REACHED),
+                                    [(h, dict(v, first_bytes=708608 + per * v["reachable"])) for h, v in SMALL])
+        self.assertEqual(result.status, "passed", result.message)
+        self.assertIn("memo_suspect", result.flags)
+
+    def test_a_smaller_draw_that_fails_fails_the_check(self):
+        result = scaled(None, {"outcome": "crash", "message": "the student process crashed"})
+        self.assertEqual(result.status, "failed")
+        self.assertIn("could not solve", result.message)
+
+
 class MemoCheck(unittest.TestCase):
     def test_lab_defines_it_for_task_2(self):
         self.assertIsNotNone(SPEC)
