@@ -169,7 +169,7 @@ STUDENT_SIDE_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_
 GRADER_RUNNERS := $(LAB_TASKS:%=$(GRADER_BUILD)/runner_%)
 # What the suites share. child_run's own version for the runners starts a
 # student process with the job's limits (grader/boundary/child_run_proxy.c).
-RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,lab_support.o timed_run.o calibration_solver.o \
+RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,$(LAB_SUPPORT_NAMES:%=%.o) timed_run.o calibration_solver.o \
                     cpu_budget.o move_check.o memo_solver.o deep_position.o child_result.o) \
                   $(GRADER_BUILD)/boundary/child_run_proxy.o
 GRADER_LIBS := -lcriterion -ljansson -lseccomp -pthread

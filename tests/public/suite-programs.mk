@@ -20,7 +20,9 @@ LDLIBS_TEST := -lcriterion
 # Criterion's own flags for the test programs, e.g. CRITERION_FLAGS=--verbose.
 CRITERION_FLAGS ?=
 
-COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(SHARED)/support/lab_support.o \
+# lab_support.h's helpers, a file per job (see each file's header).
+LAB_SUPPORT_NAMES := lab_support lab_messages lab_positions lab_diagnosis lab_trace lab_signals lab_hints
+COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(LAB_SUPPORT_NAMES:%=$(SHARED)/support/%.o) \
                    $(SHARED)/support/lab_report.o $(SHARED)/support/alloc_tracker.o \
                    $(SHARED)/support/checked_memcpy.o
 

@@ -134,7 +134,7 @@ LAB_TEST(task2, clear_empties_the_memo)
          * grader gives a test that reads the live blocks its points only
          * when its own memory check passes. A clear that freed the table
          * and kept the pointer now frees it twice: that crash's report
-         * says so (lab_support.c). */
+         * says so (lab_signals.c). */
         size_t held = alloc_live_blocks();
         lab_memo_clear();
         size_t freed = held - alloc_live_blocks();
