@@ -170,6 +170,9 @@ static void fail_with_memo_cause(const int *heaps, size_t n, bool asked_p, bool 
                                  size_t memo_size, const char *what, const char *section)
 {
     static char facts[1024];
+    /* The memo's own record first: it names the cause in the calls the
+     * solver made. */
+    lab_fail_memo_check(&lab_grundy_solver, NULL, what);
     /* The small probes first, so the position named is the simplest that
      * shows the cause, then the failing position itself when it is small. */
     const char *cause = NULL;
@@ -211,6 +214,17 @@ static void fail_with_memo_cause(const int *heaps, size_t n, bool asked_p, bool 
                "memo kept its answer: the search itself is wrong; if it was right before the memo, "
                "look at how the memo stores and finds answers, section #task-2-mistakes)",
                what);
+}
+
+void lab_fail_memo_check(const lab_memo_solver *solver, const char *section, const char *what)
+{
+    static char saw[2048]; /* `what` may be lab_format's buffer, which the message reuses */
+    snprintf(saw, sizeof saw, "%s", what);
+    const char *cause = lab_memo_evidence(solver);
+    if (cause != NULL)
+        LAB_EXPECT(false, SECTION_MEMO_MISTAKES, "%s. What the test saw: %s", cause, saw);
+    if (section != NULL)
+        LAB_EXPECT(false, section, "%s", saw);
 }
 
 /* lab_expect_answer, with `note` after the position in its messages. */
