@@ -165,6 +165,7 @@ TRUSTED_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,proxy.o spawn.o seccomp_pol
 STUDENT_SIDE_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_untracked.o gcov_on_crash.o) \
                     $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
                     $(GRADER_BUILD)/support/alloc_tracker.o $(GRADER_BUILD)/support/expansion_counter.o \
+                    $(GRADER_BUILD)/support/memo_recorder.o \
                     $(LAB_FILES:%.c=$(GRADER_BUILD)/reference/%.o) $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o)
 GRADER_RUNNERS := $(LAB_TASKS:%=$(GRADER_BUILD)/runner_%)
 # What the suites share. child_run's own version for the runners starts a
@@ -195,7 +196,7 @@ $(GRADER_BUILD)/handout.html: handouts/grundy-lab.md handouts/handout.css
 # The reference as a student program, linked as grader/gradelib/build.py
 # links a submission's: for running a runner by hand (tests/staff/hidden/README.md).
 $(GRADER_BUILD)/student_reference: $(filter-out %/gcov_on_crash.o $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o),$(STUDENT_SIDE_OBJ))
-	$(CC) $^ -o $@ -static $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves
+	$(CC) $^ -o $@ -static $(WRAP_ALLOC) $(WRAP_MEMO) -Wl,--wrap=grundy_get_moves
 
 $(GRADER_BUILD)/runner_%: $(GRADER_BUILD)/suites/test_%.o $(RUNNER_SUPPORT) $(TRUSTED_OBJ) \
                           $(GRADER_BUILD)/boundary/proxy_criterion.o $(GRADER_BUILD)/boundary/grader_report.o \
@@ -289,7 +290,7 @@ $(FUZZ_BUILD)/%.o: tests/staff/fuzz/%.c tests/staff/fuzz/hostile_engine.h studen
 	@mkdir -p $(@D)
 	$(CC) $(LAB_CFLAGS) $(LAB_WARNINGS) -Istudent -Itests/staff/fuzz -c $< -o $@
 $(FUZZ_BUILD)/hostile_student: $(FUZZ_BUILD)/grundy_position.o $(FUZZ_BUILD)/grundy_solver.o $(FUZZ_STUDENT_SIDE)
-	$(CC) $^ -o $@ -static $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves
+	$(CC) $^ -o $@ -static $(WRAP_ALLOC) $(WRAP_MEMO) -Wl,--wrap=grundy_get_moves
 
 # ---- staff targets ------------------------------------------------------------
 

@@ -13,8 +13,9 @@
 WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 # ... and memcpy, which stops a test that copies between overlapping ranges
 # (tests/public/support/checked_memcpy.c): undefined behaviour that neither
-# valgrind nor UndefinedBehaviorSanitizer reports.
-WRAP_CHECKS := -Wl,--wrap=memcpy
+# valgrind nor UndefinedBehaviorSanitizer reports; and memmove, which stops
+# a test that shifts entries past a position's size (the same file).
+WRAP_CHECKS := -Wl,--wrap=memcpy,--wrap=memmove
 # ... and the given memo table, whose every call the tests may record as
 # evidence of a memo mistake, and make forgetful for Task 1's tests
 # (tests/public/support/memo_record.h).

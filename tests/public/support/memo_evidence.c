@@ -430,6 +430,16 @@ const char *lab_memo_evidence(const lab_memo_solver *s)
     return why;
 }
 
+const char *lab_memo_unreduced_key(const lab_memo_solver *s, const char *text)
+{
+    if (memo_record_read == NULL)
+        return NULL;
+    static question_record r;
+    r.e = buffers[0];
+    r.n = memo_record_read(r.e, MEMO_RECORD_MAX);
+    return reduced_key_cause(s, text, &r);
+}
+
 static bool ask_grundy(const grundy_position *p, bool ask_p)
 {
     return ask_p ? grundy_is_p_position(p) : grundy_is_n_position(p);

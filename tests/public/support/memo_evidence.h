@@ -29,6 +29,11 @@ typedef struct {
  * solver's memo. */
 const char *lab_memo_evidence(const lab_memo_solver *solver);
 
+/* For a solver keyed by reduced positions, the reduced-key cause when the
+ * record since the last memo_record_reset() holds a key with two equal
+ * heaps (a question about `text`), else NULL. */
+const char *lab_memo_unreduced_key(const lab_memo_solver *s, const char *text);
+
 /* The Task 1-2 solver: grundy_is_p_position, grundy_is_n_position and
  * grundy_memo_clear. */
 extern const lab_memo_solver lab_grundy_solver;
