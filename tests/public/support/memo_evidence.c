@@ -121,13 +121,15 @@ static const char *found(const char *sentence, const char *evidence_format, ...)
     return cause;
 }
 
-/* How many tables, and for how long. */
+/* How many tables, and for how long: `kind` 0 asks for a table per call,
+ * 1 for two tables, 2 for a table per question (each over every probe
+ * before the next: a table per call also makes one per question). */
 static const char *table_cause(const lab_memo_solver *s, const char *text, const question_record *r1,
-                               const question_record *r2)
+                               const question_record *r2, int kind)
 {
     size_t created = count_kind(r1, MEMO_EVENT_NEW), again = count_kind(r2, MEMO_EVENT_NEW);
     size_t expanded = count_kind(r1, MEMO_EVENT_EXPAND);
-    if (created >= 3)
+    if (kind == 0 && created >= 3)
         return found("The memo is a new table on every call: a table that lives in a local variable "
                      "(or is made with memo_table_new() at each call) is gone when the call returns, "
                      "so nothing stored is ever found again. Keep one table in a static variable at "
@@ -135,13 +137,13 @@ static const char *table_cause(const lab_memo_solver *s, const char *text, const
                      "%s(%s) from an empty memo called memo_table_new() %zu times, with %zu calls of "
                      "grundy_get_moves",
                      s->is_p_name, text, created, expanded);
-    if (created <= 2 && again == 0 && tables_used(r1) >= 2 && s->is_n_name != NULL)
+    if (kind == 1 && created <= 2 && again == 0 && tables_used(r1) >= 2 && s->is_n_name != NULL)
         return found("The solver keeps two memo tables where the lab asks for one: one table, "
                      "shared by grundy_is_p_position and grundy_is_n_position, so that whichever "
                      "question reaches a position first saves the work for the other",
                      "%s(%s) from an empty memo used %zu tables",
                      s->is_p_name, text, tables_used(r1));
-    if (again > 0)
+    if (kind == 2 && again > 0)
         return found("Each question starts a new memo table, so a second question finds nothing "
                      "the first stored: create the table once (a static pointer, created on first "
                      "use) and empty it only in the clear function",
@@ -396,8 +398,9 @@ const char *lab_memo_evidence(const lab_memo_solver *s)
      * structural ones first, since a wrong flag is often their effect. */
     const char *why = NULL;
     bool has_n = s->is_n_name != NULL;
-    for (size_t i = 0; why == NULL && i < PROBES; i++)
-        why = table_cause(s, q[i].text, &q[i].r1, &q[i].r2);
+    for (int kind = 0; kind < 3; kind++)
+        for (size_t i = 0; why == NULL && i < PROBES; i++)
+            why = table_cause(s, q[i].text, &q[i].r1, &q[i].r2, kind);
     for (size_t i = 0; why == NULL && s->reduced_keys && i < PROBES; i++)
         why = reduced_key_cause(s, q[i].text, &q[i].r1);
     for (size_t i = 0; why == NULL && i < PROBES; i++) {
