@@ -168,11 +168,12 @@ STANDIN_OBJ := $(GRADER_BUILD)/standin/grundy_position.o
 STUDENT_SIDE_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_untracked.o gcov_on_crash.o) \
                     $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
                     $(GRADER_BUILD)/support/alloc_tracker.o $(GRADER_BUILD)/support/expansion_counter.o \
+                    $(GRADER_BUILD)/support/memo_recorder.o \
                     $(STANDIN_OBJ) $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o)
 GRADER_RUNNERS := $(LAB_TASKS:%=$(GRADER_BUILD)/runner_%)
 # What the suites share. child_run's own version for the runners starts a
 # student process with the job's limits (grader/boundary/child_run_proxy.c).
-RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,lab_support.o timed_run.o calibration_solver.o \
+RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,$(LAB_SUPPORT_NAMES:%=%.o) timed_run.o calibration_solver.o \
                     cpu_budget.o move_check.o memo_solver.o deep_position.o child_result.o) \
                   $(GRADER_BUILD)/boundary/child_run_proxy.o
 GRADER_LIBS := -lcriterion -ljansson -lseccomp -pthread
@@ -202,7 +203,7 @@ $(GRADER_BUILD)/handout.html: handouts/grundy-lab.md handouts/handout.css
 # copied into a grading's scratch (build.copy_harness).
 $(GRADER_BUILD)/student_reference: $(filter-out %/gcov_on_crash.o $(STANDIN_OBJ) $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o),$(STUDENT_SIDE_OBJ)) \
                                    $(LAB_FILES:%.c=$(GRADER_BUILD)/reference/%.o)
-	$(CC) $^ -o $@ -static $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves
+	$(CC) $^ -o $@ -static $(WRAP_ALLOC) $(WRAP_MEMO) -Wl,--wrap=grundy_get_moves
 
 $(GRADER_BUILD)/runner_%: $(GRADER_BUILD)/suites/test_%.o $(RUNNER_SUPPORT) $(TRUSTED_OBJ) \
                           $(GRADER_BUILD)/boundary/proxy_criterion.o $(GRADER_BUILD)/boundary/grader_report.o \
@@ -299,7 +300,7 @@ $(FUZZ_BUILD)/%.o: tests/staff/fuzz/%.c tests/staff/fuzz/hostile_engine.h studen
 	@mkdir -p $(@D)
 	$(CC) $(LAB_CFLAGS) $(LAB_WARNINGS) -Istudent -Itests/staff/fuzz -c $< -o $@
 $(FUZZ_BUILD)/hostile_student: $(FUZZ_BUILD)/grundy_position.o $(FUZZ_BUILD)/grundy_solver.o $(FUZZ_STUDENT_SIDE)
-	$(CC) $^ -o $@ -static $(WRAP_ALLOC) -Wl,--wrap=grundy_get_moves
+	$(CC) $^ -o $@ -static $(WRAP_ALLOC) $(WRAP_MEMO) -Wl,--wrap=grundy_get_moves
 
 # ---- staff targets ------------------------------------------------------------
 

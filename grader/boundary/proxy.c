@@ -28,6 +28,7 @@
 #include "expansion_counter.h"
 #include "grader_limits.h"
 #include "grundy.h"
+#include "memo_record.h"
 #include "lab_todo.h"
 #include "proxy.h"
 #include "spawn.h"
@@ -819,6 +820,52 @@ void expansions_reset(void)
     describe_call("resetting the count of grundy_get_moves calls");
     wire_reset(&proxy.arguments);
     call(OP_EXPANSIONS_RESET, &proxy.arguments, &proxy.reply);
+    malformed_unless(&proxy.reply);
+}
+
+/* ---- the memo's record (memo_record.h) ------------------------------------
+ * A figure the student process reports, so it words the message of a test
+ * that has failed already and earns nothing (config.GATES, "memo_record").
+ * Read without trust: the count is bounded, every event's fields are
+ * clamped to what an honest record holds. */
+
+void memo_record_reset(void)
+{
+    describe_call("resetting the memo's record");
+    wire_reset(&proxy.arguments);
+    call(OP_MEMO_RECORD_RESET, &proxy.arguments, &proxy.reply);
+    malformed_unless(&proxy.reply);
+}
+
+size_t memo_record_read(memo_event *events, size_t max)
+{
+    proxy_note_figure("memo_record");
+    describe_call("reading the memo's record");
+    wire_reset(&proxy.arguments);
+    call(OP_MEMO_RECORD_READ, &proxy.arguments, &proxy.reply);
+    uint64_t n = wire_take_u64(&proxy.reply);
+    if (n > max || n > MEMO_RECORD_MAX)
+        n = 0;
+    for (size_t i = 0; i < n; i++) {
+        wire_take(&proxy.reply, &events[i], sizeof events[i]);
+        if (events[i].key_size > MEMO_KEY_MAX) {
+            events[i].key_size = 0;
+            events[i].key_ok = 0;
+        }
+        for (size_t k = 0; k < events[i].key_size; k++)
+            if (events[i].key[k][0] < 3 || events[i].key[k][1] < 1 || events[i].key[k][1] > 64)
+                events[i].key_ok = 0;
+    }
+    malformed_unless(&proxy.reply);
+    return (size_t)n;
+}
+
+void memo_record_set_forgetful(bool forgetful)
+{
+    describe_call("making the memo %s", forgetful ? "forgetful" : "remember again");
+    wire_reset(&proxy.arguments);
+    wire_put_u64(&proxy.arguments, forgetful);
+    call(OP_MEMO_FORGETFUL, &proxy.arguments, &proxy.reply);
     malformed_unless(&proxy.reply);
 }
 

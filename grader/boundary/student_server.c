@@ -28,6 +28,7 @@
 #include "expansion_counter.h"
 #include "grundy.h"
 #include "lab_todo.h"
+#include "memo_record.h"
 #include "wire.h"
 #define SERVER_API_HEADERS
 #include "server_api.inc" /* the task headers */
@@ -167,6 +168,19 @@ static void serve(uint32_t op, wire_buffer *in, wire_buffer *out)
         break;
     case OP_EXPANSIONS_RESET:
         expansions_reset();
+        break;
+    case OP_MEMO_RECORD_RESET:
+        memo_record_reset();
+        break;
+    case OP_MEMO_RECORD_READ: {
+        static memo_event events[MEMO_RECORD_MAX]; /* not the submission's heap */
+        size_t n = memo_record_read(events, MEMO_RECORD_MAX);
+        wire_put_u64(out, n);
+        wire_put(out, events, n * sizeof *events);
+        break;
+    }
+    case OP_MEMO_FORGETFUL:
+        memo_record_set_forgetful(wire_take_u64(in) != 0);
         break;
     case OP_FREE_POSITIONS:
         for (uint64_t n = wire_take_u64(in); n > 0 && !in->bad; n--) {

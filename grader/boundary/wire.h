@@ -45,7 +45,13 @@ typedef enum {
     OP_FREE_POSITIONS,
     /* the live blocks grundy_get_moves allocated (alloc_tracker.h): Task 1's
      * leak test counts only the move lists, so it needs no Task 2 function */
-    OP_ALLOC_LIVE_FROM_MOVES
+    OP_ALLOC_LIVE_FROM_MOVES,
+    /* the memo's record (tests/public/support/memo_record.h): teaching
+     * evidence only, read once a test has failed; and the forgetful memo of
+     * Task 1's tests */
+    OP_MEMO_RECORD_RESET,
+    OP_MEMO_RECORD_READ,
+    OP_MEMO_FORGETFUL
 } wire_op;
 
 #include "api_ops.h"

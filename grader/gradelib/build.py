@@ -301,7 +301,8 @@ def student_side_objects(scratch, coverage=False):
                harness(scratch, "boundary", "wire_untracked.o"),
                *[os.path.join(given, f) for f in sorted(os.listdir(given))],
                harness(scratch, "support", "alloc_tracker.o"),
-               harness(scratch, "support", "expansion_counter.o")]
+               harness(scratch, "support", "expansion_counter.o"),
+               harness(scratch, "support", "memo_recorder.o")]
     if coverage:
         objects.append(harness(scratch, "boundary", "gcov_on_crash.o"))
     return objects

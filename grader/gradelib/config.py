@@ -51,7 +51,17 @@ CFLAGS = list(LAB.cflags) + list(LAB.warnings) + UB_CFLAGS
 COVERAGE_CFLAGS = [f for f in LAB.cflags if f != "-O2"] + ["-O0", "--coverage"]
 # A student program counts allocations and expansions (tests/public/support).
 WRAPS = ["-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free",
-         "-Wl,--wrap=grundy_get_moves"]
+         "-Wl,--wrap=grundy_get_moves",
+         # the memo's record and the forgetful memo of Task 1's tests
+         # (tests/public/support/memo_record.h)
+         "-Wl,--wrap=memo_table_new,--wrap=memo_table_free,--wrap=memo_table_get,--wrap=memo_table_put",
+         "-Wl,--wrap=memo_table_size,--wrap=memo_table_clear"]
+
+# Tasks whose tests run with the given memo table forgotten (every lookup
+# misses, every store is dropped: tests/public/support/memo_record.h), and
+# the task whose memo that is: a memo bug then costs that task alone.
+# (Task 1's suites set it: .init = lab_memo_forgotten.)
+MEMO_FORGOTTEN_IN = {1: 2}
 
 # Timing (timing.py): the student's CPU time on each position may be at
 # most TIMING_BUDGET_RATIO times the calibration solver's (the fastest of
@@ -119,6 +129,10 @@ GATES = {
     "memo_size": ("{outside}", "{memo}"),
     "live_allocations": ("memory::task{task}",),
     "valgrind": ("growth::task{task}",),
+    # The memo's record words the message of a test that failed already
+    # (tests/public/support/memo_evidence.c); gated like the counts all the
+    # same, should a test ever read it and pass.
+    "memo_record": ("{outside}", "{memo}"),
 }
 
 

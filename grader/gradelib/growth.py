@@ -56,7 +56,9 @@ import random
 from . import build, config, probes, sandbox
 from .results import TestResult
 
-# position, solver, or (growth = api in lab.ini) the task's own, generated.
+# position, solver, recursion (the solver with the given memo table
+# forgotten, as Task 1's tests run it), or (growth = api in lab.ini) the
+# task's own, generated.
 WORKLOAD_OF_TASK = {t.number: t.suite if t.growth == "api" else t.growth for t in config.LAB.tasks}
 
 
@@ -91,7 +93,8 @@ def check(mode, scratch, programs, seed, log):
 
 def _test_result(test_id, task, workload, verdict):
     what = {"position": "building, copying, expanding and freeing positions",
-            "solver": "clearing the memo and solving positions"}.get(
+            "solver": "clearing the memo and solving positions",
+            "recursion": "solving positions with the memo forgotten (the recursion alone)"}.get(
                 workload, f"calling Task {task}'s functions and freeing what they return")
     if verdict.get("outcome") != "measured":
         return TestResult(test_id, task, "failed", f"the memory-growth check could not run to the "

@@ -210,11 +210,33 @@ def suites_phase(ctx, builds, all_tests):
                 pool.submit(student_program, ctx, builds, groups[index + 1][0], trusted | {file})
             runs = list(pool.map(lambda task: run_task(ctx, all_tests, task, program), tasks))
         done = [r for task_results in runs for r in task_results]
+        _note_shared_file(ctx, tasks, done)
         results += done
         if builds[file].accepted and done and all(r.passed for r in done):
             trusted.add(file)
     _note_reference_files(ctx, builds, trusted)
     return results, trusted
+
+
+def _note_shared_file(ctx, tasks, done):
+    """Tells the student when a task's result rests on another task's code
+    in the same file: a later task runs the earlier one's code (Task 2's
+    memo wraps Task 1's recursion), while the earlier one is tested alone
+    (Task 1 with the memo forgotten: config.MEMO_FORGOTTEN_IN), so one bug
+    costs one task."""
+    failing = {task for task in tasks if any(not r.passed for r in done if r.task == task)}
+    file = config.FILE_OF_TASK[tasks[0]]
+    for index, task in enumerate(tasks):
+        earlier = [t for t in tasks[:index] if t in failing]
+        if task in failing and earlier:
+            ctx.notes.append(f"{_tasks_text([task])} runs the code of {_tasks_text(earlier)} in {file}, "
+                             f"which fails some of its own tests: fix {_tasks_text(earlier)} first, "
+                             f"then read what {_tasks_text([task])} still fails.")
+        forgotten = config.MEMO_FORGOTTEN_IN.get(task)
+        if forgotten is not None and task not in failing and forgotten in failing:
+            ctx.notes.append(f"{_tasks_text([task])} was tested with the memo forgotten (every lookup "
+                             f"misses, every store is dropped), so its points rest on the recursion "
+                             f"alone; {_tasks_text([forgotten])}'s failures are the memo's.")
 
 
 def _tasks_by_file():

@@ -31,8 +31,8 @@ OPTIONAL_FILES := $(foreach task,$(OPTIONAL_TASKS),$($(task)_FILE))
 # move checks of Task 5, and the checks of Tasks 6 and 8's own memos and
 # deep positions.
 OPTIONAL_SUPPORT_OBJ := $(addprefix $(SHARED)/support/,expansion_counter.o child_run.o child_result.o cpu_budget.o \
-                          calibration_solver.o move_check.o memo_solver.o deep_position.o)
-OPTIONAL_LDFLAGS := $(WRAP_ALLOC) $(WRAP_CHECKS) -Wl,--wrap=grundy_get_moves -pthread $(LDLIBS_TEST)
+                          calibration_solver.o move_check.o memo_solver.o deep_position.o memo_recorder.o)
+OPTIONAL_LDFLAGS := $(WRAP_ALLOC) $(WRAP_CHECKS) $(WRAP_MEMO) -Wl,--wrap=grundy_get_moves -pthread $(LDLIBS_TEST)
 # The archive last, so every object before it can use the oracle.
 LINK_OPTIONAL_SUITE_PROGRAM = $(CC) $(BASE_CFLAGS) $(filter-out %.a,$^) $(filter %.a,$^) -o $@ $(OPTIONAL_LDFLAGS)
 

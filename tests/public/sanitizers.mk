@@ -44,7 +44,7 @@
 # The checks of a plain build: those that cost almost nothing at run time.
 # -fno-sanitize-recover stops at the first one, so that it fails the test
 # instead of scrolling past; LAB_UBSAN tells the tests' support code
-# (tests/public/support/lab_support.c) to report it with the test's name.
+# (tests/public/support/lab_signals.c) to report it with the test's name.
 UBSAN_CHEAP := -fsanitize=signed-integer-overflow$(,)shift$(,)bounds$(,)vla-bound$(,)integer-divide-by-zero \
                -fno-sanitize-recover=all -DLAB_UBSAN
 UBSAN_FULL := -fsanitize=address$(,)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DLAB_UBSAN

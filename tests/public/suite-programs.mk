@@ -13,14 +13,24 @@
 WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 # ... and memcpy, which stops a test that copies between overlapping ranges
 # (tests/public/support/checked_memcpy.c): undefined behaviour that neither
-# valgrind nor UndefinedBehaviorSanitizer reports.
-WRAP_CHECKS := -Wl,--wrap=memcpy
+# valgrind nor UndefinedBehaviorSanitizer reports; and memmove, which stops
+# a test that shifts entries past a position's size (the same file).
+WRAP_CHECKS := -Wl,--wrap=memcpy,--wrap=memmove
+# ... and the given memo table, whose every call the tests may record as
+# evidence of a memo mistake, and make forgetful for Task 1's tests
+# (tests/public/support/memo_record.h).
+WRAP_MEMO := -Wl,--wrap=memo_table_new,--wrap=memo_table_free,--wrap=memo_table_get,--wrap=memo_table_put \
+             -Wl,--wrap=memo_table_size,--wrap=memo_table_clear
+MEMO_RECORDER_OBJ := $(SHARED)/support/memo_recorder.o
 LDLIBS_TEST := -lcriterion
 
 # Criterion's own flags for the test programs, e.g. CRITERION_FLAGS=--verbose.
 CRITERION_FLAGS ?=
 
-COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(SHARED)/support/lab_support.o \
+# lab_support.h's helpers, a file per job (see each file's header).
+LAB_SUPPORT_NAMES := lab_support lab_messages lab_positions lab_diagnosis lab_trace lab_signals lab_hints \
+                     memo_evidence
+COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(LAB_SUPPORT_NAMES:%=$(SHARED)/support/%.o) \
                    $(SHARED)/support/lab_report.o $(SHARED)/support/alloc_tracker.o \
                    $(SHARED)/support/checked_memcpy.o
 
@@ -28,10 +38,10 @@ $(BUILD)/test_task0: $(SHARED)/lab/test_task0.o $(COMMON_TEST_OBJ) $(ORACLE_LIB)
 	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) $(LDLIBS_TEST)
 
 $(BUILD)/test_task1: $(SHARED)/lab/test_task1.o $(COMMON_TEST_OBJ) $(SHARED)/support/expansion_counter.o \
-                     $(ORACLE_LIB)
-	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
+                     $(MEMO_RECORDER_OBJ) $(ORACLE_LIB)
+	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) $(WRAP_MEMO) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
 
 $(BUILD)/test_task2: $(SHARED)/lab/test_task2.o $(COMMON_TEST_OBJ) \
                      $(SHARED)/support/expansion_counter.o $(SHARED)/support/calibration_solver.o \
-                     $(SHARED)/support/timed_run.o $(ORACLE_LIB)
-	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
+                     $(SHARED)/support/timed_run.o $(MEMO_RECORDER_OBJ) $(ORACLE_LIB)
+	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) $(WRAP_MEMO) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)

@@ -145,6 +145,17 @@ LAB_TEST(task0, copy_is_deep)
                  LAB_HEAPS(4, 7, 7), SECTION_MAP);
     grundy_free(c);
     grundy_free(p);
+    /* A copy of {} grows like any position: its capacity, 0, must not stay
+     * 0 when it doubles. */
+    grundy_position *empty = lab_build(NULL, 0);
+    lab_trace("grundy_copy({}), then grundy_add_heap(copy, 5) and grundy_add_heap(copy, 9)");
+    grundy_position *grown = grundy_copy(empty);
+    LAB_EXPECT(grown != NULL, SECTION_MAP, "grundy_copy({}) returned NULL; it must return an empty position");
+    grundy_add_heap(grown, 5);
+    grundy_add_heap(grown, 9);
+    expect_heaps(grown, "grundy_copy({}) after adding 5 and 9", LAB_HEAPS(5, 9), SECTION_MAP);
+    grundy_free(grown);
+    grundy_free(empty);
 }
 
 LAB_TEST(task0, free_null_is_a_no_op)

@@ -66,7 +66,7 @@ LAB_TEST(task2, each_position_expanded_at_most_once)
          * asks for the (empty) moves of a terminal position. */
         uint64_t bound = oracle_count_reachable_nonterminal(&heap, 1) + 1;
         uint64_t used = cold_expansions(heap, true);
-        LAB_EXPECT(used <= bound, SECTION_MEMO,
+        LAB_EXPECT_MEMO(&lab_grundy_solver, used <= bound, SECTION_MEMO,
                    "grundy_is_p_position({%d=1}) from an empty memo called grundy_get_moves %llu "
                    "times, but only %llu distinct positions are reachable (counting {}); a memoized "
                    "solver expands each at most once",
@@ -84,7 +84,7 @@ LAB_TEST(task2, memo_fills_up)
     (void)cold_expansions(heap, true);
     size_t size = grundy_memo_size();
     size_t reachable = oracle_count_reachable_nonterminal(&heap, 1) + 1; /* + the empty position */
-    LAB_EXPECT(size >= 1 && size <= reachable, SECTION_MEMO,
+    LAB_EXPECT_MEMO(&lab_grundy_solver, size >= 1 && size <= reachable, SECTION_MEMO,
                "after solving {%d=1} from an empty memo, grundy_memo_size() is %zu; expected "
                "between 1 and %zu (the number of distinct reachable positions)",
                heap, size, reachable);
@@ -102,7 +102,7 @@ static void expect_cheap_second_question(int heap, bool first_p, bool second_p)
     uint64_t used = expansions();
     grundy_free(p);
     lab_expect_answer(&heap, 1, second_p, answer, SECTION_SOLVER);
-    LAB_EXPECT(used <= 1, SECTION_MEMO,
+    LAB_EXPECT_MEMO(&lab_grundy_solver, used <= 1, SECTION_MEMO,
                "after grundy_is_%s_position({%d=1}), asking grundy_is_%s_position({%d=1}) called "
                "grundy_get_moves %llu times; with one memo shared by both questions it needs at "
                "most 1",
@@ -134,7 +134,7 @@ LAB_TEST(task2, clear_empties_the_memo)
          * grader gives a test that reads the live blocks its points only
          * when its own memory check passes. A clear that freed the table
          * and kept the pointer now frees it twice: that crash's report
-         * says so (lab_support.c). */
+         * says so (lab_signals.c). */
         size_t held = alloc_live_blocks();
         lab_memo_clear();
         size_t freed = held - alloc_live_blocks();

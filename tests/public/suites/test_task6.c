@@ -97,7 +97,7 @@ LAB_TEST(task6, cancel_pairs_random)
 
 static const memo_solver REDUCED = {
     "grundy_reduced_is_p", grundy_reduced_is_p, "grundy_reduced_memo_size", grundy_reduced_memo_size,
-    "grundy_nimbers_clear", grundy_nimbers_clear, SECTION_PAIRS,
+    "grundy_nimbers_clear", grundy_nimbers_clear, SECTION_PAIRS, .reduced_keys = true,
 };
 
 static void expect_reduced_answer(const int *heaps, size_t n)

@@ -36,7 +36,7 @@ enum { SMALL_STACK = 64 * 1024, STACK_BUDGET_RATIO = 40, STACK_YARDSTICK_HEAP = 
 
 static const memo_solver STACK = {
     "grundy_stack_is_p", grundy_stack_is_p, "grundy_stack_memo_size", grundy_stack_memo_size,
-    "grundy_stack_memo_clear", grundy_stack_memo_clear, SECTION_STACK,
+    "grundy_stack_memo_clear", grundy_stack_memo_clear, SECTION_STACK, false,
 };
 
 static void expect_answer(const int *heaps, size_t n)

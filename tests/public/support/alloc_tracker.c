@@ -8,6 +8,13 @@
  * can be told apart from what the memo keeps.
  * They are stored disguised (XORed with a mask): otherwise valgrind would
  * find them in the set and call every leaked block "still reachable".
+ *
+ * What the given code can see through them (issue 27.4): the bytes a
+ * realloc adds to a block are filled with ALLOC_POISON, so a copy that
+ * reads entries past a position's size reads them (checked_memcpy.c's
+ * memmove says so), except under valgrind, which must still see them
+ * uninitialised; and realloc(p, 0), which frees the block (glibc), stops
+ * the test where there is one to stop (make test).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,7 +22,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <malloc.h> /* malloc_usable_size */
+
 #include "alloc_tracker.h"
+
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+
+/* The test's stop (lab_signals.c), where the program has one: not in the
+ * grader's student processes. */
+void lab_stop_test(const char *what, const char *next) __attribute__((weak, noreturn));
 
 /* A weak reference: a program that does not count expansions (Task 0's)
  * has no moves to tell apart. */
@@ -158,9 +177,27 @@ void *__wrap_calloc(size_t count, size_t size)
     return block;
 }
 
+static bool poisoning(void)
+{
+#if defined(RUNNING_ON_VALGRIND)
+    return RUNNING_ON_VALGRIND == 0;
+#else
+    return true;
+#endif
+}
+
 void *__wrap_realloc(void *block, size_t size)
 {
+    if (size == 0 && lab_stop_test != NULL)
+        lab_stop_test("called realloc with size 0",
+                      "realloc(p, 0) frees the block (glibc) and returns NULL or a block with no "
+                      "room: an entries array whose capacity is 0 (a copy of {} made with "
+                      "capacity 0) doubled to 2 * 0 = 0 entries asks for it. Grow to at least one "
+                      "entry, e.g. capacity ? 2 * capacity : 4 (handout #task-0-map)");
+    size_t before = block != NULL && poisoning() ? malloc_usable_size(block) : 0;
     void *moved = __real_realloc(block, size);
+    if (moved != NULL && poisoning() && size > before)
+        memset((char *)moved + before, ALLOC_POISON, size - before);
     if (moved == NULL && size != 0)
         return NULL; /* the old block is still live */
     if (block != NULL)

@@ -12,6 +12,13 @@
  * the compiler did not expand inline comes here first; the check costs two
  * comparisons. AddressSanitizer (make test SAN=1) reports the same misuse,
  * with its stack.
+ *
+ * memmove (-Wl,--wrap=memmove) is checked for a read past what was written
+ * (issue 27.4): the room a realloc adds to a block holds ALLOC_POISON
+ * (alloc_tracker.c) until it is written, so an entry of that pattern in
+ * the source is an entry past a position's size, such as the one a
+ * grundy_remove_heap moving (size - i) entries instead of (size - i - 1)
+ * reads. Within the block, neither valgrind nor the sanitizers see it.
  */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
@@ -23,10 +30,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc_tracker.h"
 #include "lab_support.h"
 
 void *__real_memcpy(void *destination, const void *source, size_t size);
 void *__wrap_memcpy(void *destination, const void *source, size_t size);
+void *__real_memmove(void *destination, const void *source, size_t size);
+void *__wrap_memmove(void *destination, const void *source, size_t size);
 
 /* "grundy_add_heap at student/grundy_position.c:105" for the code that
  * returns to `caller`, from the program's debugging information (the
@@ -76,7 +86,7 @@ static const char *caller_text(const void *caller)
     size_t length;
     if (path != NULL && getcwd(directory, sizeof directory) != NULL &&
         strncmp(path + 4, directory, length = strlen(directory)) == 0 && path[4 + length] == '/')
-        memmove(path + 4, path + 5 + length, strlen(path + 5 + length) + 1);
+        __real_memmove(path + 4, path + 5 + length, strlen(path + 5 + length) + 1);
     return text;
 }
 
@@ -95,4 +105,34 @@ void *__wrap_memcpy(void *destination, const void *source, size_t size)
                             "one array, use memmove, which allows the overlap");
     }
     return __real_memcpy(destination, source, size);
+}
+
+/* Whether `source` holds, at an offset that is a multiple of an int, two
+ * ints that were never written: an entry past the size. */
+static bool reads_unwritten_entry(const void *source, size_t size)
+{
+    const unsigned char *bytes = source;
+    for (size_t at = 0; at + sizeof(heap_count) <= size; at += sizeof(int)) {
+        size_t k = 0;
+        while (k < sizeof(heap_count) && bytes[at + k] == ALLOC_POISON)
+            k++;
+        if (k == sizeof(heap_count))
+            return true;
+    }
+    return false;
+}
+
+void *__wrap_memmove(void *destination, const void *source, size_t size)
+{
+    if (size >= sizeof(heap_count) && reads_unwritten_entry(source, size)) {
+        static char what[768];
+        const char *caller = caller_text(__builtin_return_address(0));
+        snprintf(what, sizeof what, "called memmove reading an entry that was never written (%zu bytes)%s%s",
+                 size, caller[0] != '\0' ? " in " : "", caller);
+        lab_stop_test(what, "the entries after a position's size were never written: a shift reads "
+                            "one entry too many. Removing entries[i] moves the (size - i - 1) "
+                            "entries after it; inserting at i moves the (size - i) entries from i "
+                            "on (handout #task-0-map)");
+    }
+    return __real_memmove(destination, source, size);
 }

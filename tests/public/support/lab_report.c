@@ -8,7 +8,7 @@
  * of the test file) in full, each different message once, and the repeats
  * of a message summarized ("and 15 more tests fail with the same
  * message"). A crash or a time-out is told with the test's last step, which
- * lab_support.c's signal handler wrote to $LAB_SUMMARY_FILE.crashes.
+ * lab_signals.c's signal handler wrote to $LAB_SUMMARY_FILE.crashes.
  * `--verbose` brings Criterion's own log back as well.
  *
  * It also appends, to the file named by $LAB_SUMMARY_FILE (read by
@@ -198,7 +198,7 @@ static void describe(const char *suite, const struct criterion_test_stats *test,
     f->line = test->test->data != NULL ? test->test->data->line_ : 0;
     f->shown = false;
     /* A failed check says the most; a crash or a sanitizer's stop is told
-     * by the test's own account (lab_support.c), with its last step. */
+     * by the test's own account (lab_signals.c), with its last step. */
     const char *message = failed_assertion(test);
     if (message != NULL && !test->crashed && !test->timed_out)
         snprintf(f->message, sizeof f->message, "%s", message);

@@ -14,6 +14,7 @@
 #include <criterion/criterion.h>
 
 #include "grundy.h"
+#include "memo_evidence.h"
 
 /* LAB_TEST(suite, name) { ... } declares a test, like Criterion's Test,
  * that tells lab_support when its body starts and when it has run to its
@@ -194,6 +195,17 @@ void lab_expect_answer(const int *heaps, size_t n, bool asked_p, bool answer, co
  * (may be "") follows the position in messages, e.g. " from an empty memo". */
 void lab_expect_answer_from_elsewhere(const int *heaps, size_t n, const char *note, bool asked_p,
                                       bool answer, const char *section);
+
+/* LAB_EXPECT for a check of a memo: when it fails, the memo's own record
+ * (memo_evidence.h) is asked first, and a cause it shows opens the message
+ * (section #task-2-mistakes), followed by what the test saw. `solver` is a
+ * const lab_memo_solver *, e.g. &lab_grundy_solver. */
+#define LAB_EXPECT_MEMO(solver, condition, section, ...)                    \
+    do {                                                                    \
+        if (!(condition))                                                   \
+            lab_fail_memo_check((solver), (section), lab_format(__VA_ARGS__)); \
+    } while (0)
+void lab_fail_memo_check(const lab_memo_solver *solver, const char *section, const char *what);
 
 /* Whether the test runs under valgrind (`make memcheck`), which slows code
  * down 20 to 50 times: tests then use smaller positions, so that a correct

@@ -26,6 +26,9 @@ typedef struct {
     const char *clear_name; /* "grundy_stack_memo_clear" */
     void (*memo_clear)(void);
     const char *section; /* the handout section of the task */
+    /* Whether the memo is keyed by the reduced position (Task 6): a key
+     * with two equal heaps is then a mistake (memo_evidence.h). */
+    bool reduced_keys;
 } memo_solver;
 
 /* Asks the solver about the position with these heaps (built in this

@@ -68,7 +68,7 @@ LAB_TEST(task6_hidden, cancel_pairs_random_multisets)
 
 static const memo_solver REDUCED = {
     "grundy_reduced_is_p", grundy_reduced_is_p, "grundy_reduced_memo_size", grundy_reduced_memo_size,
-    "grundy_nimbers_clear", grundy_nimbers_clear, SECTION_PAIRS,
+    "grundy_nimbers_clear", grundy_nimbers_clear, SECTION_PAIRS, .reduced_keys = true,
 };
 
 /* A reduced search on `heaps` (from an empty memo when `cold`): the

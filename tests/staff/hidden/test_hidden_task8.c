@@ -34,7 +34,7 @@ TestSuite(task8_hidden, .description = "Task 8, hidden: the solver without recur
 
 static const memo_solver STACK = {
     "grundy_stack_is_p", grundy_stack_is_p, "grundy_stack_memo_size", grundy_stack_memo_size,
-    "grundy_stack_memo_clear", grundy_stack_memo_clear, SECTION_STACK,
+    "grundy_stack_memo_clear", grundy_stack_memo_clear, SECTION_STACK, false,
 };
 
 /* Solves `heaps` (built in this order) and checks the answer; with

@@ -1,0 +1,153 @@
+/*
+ * lab_positions.c - building positions through the student's API and
+ * reading them back into the oracle's canonical form, checking the
+ * invariant, a move list and a returned position's ownership on the way
+ * (see lab_support.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_tracker.h"
+#include "lab_definition.h"
+#include "lab_run_state.h"
+#include "lab_support.h"
+#include "oracle.h"
+
+/* "3, 7, 1": the heaps as a test adds them, for the trace. */
+static const char *heap_list(const int *heaps, size_t n)
+{
+    static char list[1024];
+    size_t used = 0;
+    list[0] = '\0';
+    for (size_t i = 0; i < n && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", i ? ", " : "", heaps[i]);
+    return list;
+}
+
+grundy_position *lab_build(const int *heaps, size_t n)
+{
+    lab_trace_building("grundy_new(0), to build a position from the heaps [%s]", heap_list(heaps, n));
+    grundy_position *p = grundy_new(0);
+    LAB_EXPECT(p != NULL, SECTION_MAP, "grundy_new(0) returned NULL; it must return an empty position");
+    for (size_t i = 0; i < n; i++) {
+        lab_trace_building("grundy_add_heap(p, %d), adding heap %zu of [%s] to grundy_new(0)", heaps[i],
+                       i + 1, heap_list(heaps, n));
+        grundy_add_heap(p, heaps[i]);
+    }
+    return p;
+}
+
+size_t lab_expand(const grundy_position *p, int *heaps, const char *what)
+{
+    return lab_expand_at_most(p, heaps, LAB_MAX_HEAPS, what);
+}
+
+/* The handout section for a position that is NULL: Task 0's map section
+ * in Task 0's tests, else the section of the task whose test it is (a
+ * Task 6 stub returning NULL is Task 6's to write, not the map's). */
+static const char *null_position_section(void)
+{
+    char suite[sizeof lab_test_name];
+    snprintf(suite, sizeof suite, "%s", lab_test_name);
+    suite[strcspn(suite, ":")] = '\0';
+    const lab_task *task = lab_task_of_suite(suite);
+    if (task == NULL || strcmp(task->suite, "task0") == 0)
+        return SECTION_MAP;
+    return task->anchor;
+}
+
+size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, const char *what)
+{
+    lab_trace("reading the entries of %s", what);
+    LAB_EXPECT(p != NULL, null_position_section(), "%s is NULL; expected a position", what);
+    LAB_EXPECT(p->size <= p->capacity, SECTION_INVARIANT,
+               "%s has size %zu > capacity %zu", what, p->size, p->capacity);
+    LAB_EXPECT(p->size == 0 || p->entries != NULL, SECTION_INVARIANT,
+               "%s has size %zu but entries is NULL", what, p->size);
+    size_t n = 0;
+    for (size_t i = 0; i < p->size; i++) {
+        heap_count e = p->entries[i];
+        LAB_EXPECT(e.height >= 3, SECTION_INVARIANT,
+                   "%s stores height %d at entries[%zu]; only heights >= 3 may be stored", what,
+                   e.height, i);
+        LAB_EXPECT(e.count >= 1, SECTION_INVARIANT,
+                   "%s stores count %d for height %d; an entry with no heaps must be removed",
+                   what, e.count, e.height);
+        LAB_EXPECT(i == 0 || p->entries[i - 1].height < e.height, SECTION_INVARIANT,
+                   "%s: entries[%zu].height = %d follows %d; heights must be strictly ascending "
+                   "(each height once)",
+                   what, i, e.height, p->entries[i - 1].height);
+        LAB_EXPECT(n + (size_t)e.count <= max, SECTION_INVARIANT,
+                   "%s holds more than %zu heaps; the tests never build that many", what, max);
+        for (int k = 0; k < e.count; k++)
+            heaps[n++] = e.height;
+    }
+    return n;
+}
+
+void lab_expect_owned_result(const grundy_position *result, const char *call, const char *section)
+{
+    if (result == NULL || alloc_block_state == NULL)
+        return;
+    alloc_state state = alloc_block_state(result);
+    char call_text[512]; /* `call` may be lab_format's buffer, which the message reuses */
+    snprintf(call_text, sizeof call_text, "%s", call);
+    call = call_text;
+    LAB_EXPECT(state != ALLOC_FREED_FROM_MOVES, section,
+               "%s returned a position that was already freed: one of the positions of its move "
+               "list, freed with the list by position_list_free. The caller owns the result and "
+               "frees it, so it must be a copy: return grundy_copy(moves->items[i]), then free "
+               "the list",
+               call);
+    LAB_EXPECT(state == ALLOC_LIVE, section,
+               "%s returned a position that is not a live heap block (already freed, or never "
+               "allocated with malloc): the caller owns the result and frees it, so return a new "
+               "position (grundy_copy of the one you chose)",
+               call);
+}
+
+const char *lab_position_text(const grundy_position *p, const char *what)
+{
+    int heaps[LAB_MAX_HEAPS];
+    size_t n = lab_expand(p, heaps, what);
+    return lab_heaps_text(heaps, n);
+}
+
+void lab_expect_oracle_moves(const position_list *moves, const int *heaps, size_t n, const char *text)
+{
+    LAB_EXPECT(moves != NULL, SECTION_MOVES,
+               "grundy_get_moves(%s) returned NULL; return a list (empty when there is no move)", text);
+    LAB_EXPECT(moves->size == 0 || moves->items != NULL, SECTION_MOVES,
+               "grundy_get_moves(%s) returned a list of size %zu with items NULL", text, moves->size);
+    oracle_move_list *want = oracle_moves(heaps, n);
+    bool *matched = calloc(want->count + 1, sizeof *matched);
+    LAB_EXPECT(matched != NULL, SECTION_MOVES, "internal error: out of memory");
+    for (size_t i = 0; i < moves->size; i++) {
+        char what[256];
+        snprintf(what, sizeof what, "move %zu of grundy_get_moves(%s)", i, text);
+        int got[LAB_MAX_HEAPS];
+        size_t got_n = lab_expand(moves->items[i], got, what);
+        size_t k = 0;
+        while (k < want->count &&
+               !(want->lengths[k] == got_n &&
+                 (got_n == 0 || memcmp(want->positions[k], got, got_n * sizeof *got) == 0)))
+            k++;
+        LAB_EXPECT(k < want->count, SECTION_MOVES,
+                   "grundy_get_moves(%s) returned %s, which is not one move away", text,
+                   lab_heaps_text(got, got_n));
+        LAB_EXPECT(!matched[k], SECTION_MOVES,
+                   "grundy_get_moves(%s) returned %s twice; each distinct position must appear once "
+                   "(loop over distinct heights, not over heaps)",
+                   text, lab_heaps_text(got, got_n));
+        matched[k] = true;
+    }
+    for (size_t k = 0; k < want->count; k++)
+        LAB_EXPECT(matched[k], SECTION_MOVES,
+                   "grundy_get_moves(%s) is missing the move to %s (%zu of %zu moves returned)", text,
+                   lab_heaps_text(want->positions[k], want->lengths[k]), moves->size, want->count);
+    free(matched);
+    oracle_move_list_free(want);
+}
+

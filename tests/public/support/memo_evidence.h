@@ -1,0 +1,46 @@
+/*
+ * memo_evidence.h - a memo mistake named from the memo's own calls
+ * (memo_record.h) and the oracle: the solver is asked a few questions about
+ * small positions from an empty memo, and what it asked the table, in
+ * which order, under which key, with which flag, tells the cause.
+ */
+#ifndef MEMO_EVIDENCE_H
+#define MEMO_EVIDENCE_H
+
+#include <stdbool.h>
+
+#include "grundy.h"
+
+/* A memoized solver as the evidence asks it. */
+typedef struct {
+    const char *is_p_name; /* "grundy_is_p_position" */
+    const char *is_n_name; /* "grundy_is_n_position", or NULL: the solver answers "is P?" only */
+    bool (*ask)(const grundy_position *p, bool ask_p);
+    void (*clear)(void);    /* empties the solver's memo */
+    const char *clear_name; /* "grundy_memo_clear" */
+    /* Whether the memo is keyed by the reduced position (pairs cancelled,
+     * Task 6): a key with two equal heaps is then a mistake. */
+    bool reduced_keys;
+} lab_memo_solver;
+
+/* "CAUSE. EVIDENCE" for the first mistake the record shows, or NULL when
+ * it shows none or is not kept in this program. Each cause opens with a
+ * sentence of its own, the same for every test that shows it. Clears the
+ * solver's memo. */
+const char *lab_memo_evidence(const lab_memo_solver *solver);
+
+/* For a solver keyed by reduced positions, the reduced-key cause when the
+ * record since the last memo_record_reset() holds a key with two equal
+ * heaps (a question about `text`), else NULL. */
+const char *lab_memo_unreduced_key(const lab_memo_solver *s, const char *text);
+
+/* The Task 1-2 solver: grundy_is_p_position, grundy_is_n_position and
+ * grundy_memo_clear. */
+extern const lab_memo_solver lab_grundy_solver;
+
+/* Turns the forgetful memo (memo_record.h) on or off where it is kept. */
+void lab_memo_forgetful(bool on);
+/* lab_memo_forgetful(true), as a suite's .init: Task 1's suites. */
+void lab_memo_forgotten(void);
+
+#endif /* MEMO_EVIDENCE_H */
