@@ -101,10 +101,18 @@ static bool stub_reached_in_passing(const char *function)
     return false;
 }
 
-/* Whether the test has called grundy_memo_clear() (and it is no stub): a
- * crash or a spin after it is often a clear that freed the table and kept
- * the pointer. */
+/* Whether the test has called grundy_memo_clear() (and it is no stub)
+ * and that clear looks like one that freed the table and kept the
+ * pointer: it freed a block, and grundy_memo_size() is not 0 right after
+ * it (it counts in the freed table). Only then does a crash or a spin
+ * get after_clear_hint: a clear that freed nothing, or a right one, cannot
+ * have left a pointer to freed memory. */
 static bool memo_cleared;
+
+static bool clear_kept_a_freed_table(size_t blocks_before)
+{
+    return alloc_live_blocks() < blocks_before && lab_memo_size_if_written() != 0;
+}
 
 /* The same for the clears of Part 2's own memos (traced_api.h): the name
  * of the last one called after a call of another traced function in this
@@ -115,15 +123,18 @@ static const char *cleared_after_work;
 void lab_memo_clear(void)
 {
     lab_trace("grundy_memo_clear()");
+    size_t before = alloc_live_blocks();
     grundy_memo_clear();
-    memo_cleared = true;
+    memo_cleared = memo_cleared || clear_kept_a_freed_table(before);
 }
 
 void lab_memo_clear_if_written(void)
 {
     lab_trace("grundy_memo_clear()");
+    size_t before = alloc_live_blocks();
     grundy_memo_clear();
-    memo_cleared = !stub_reached_in_passing("grundy_memo_clear");
+    memo_cleared = memo_cleared ||
+                   (!stub_reached_in_passing("grundy_memo_clear") && clear_kept_a_freed_table(before));
 }
 
 size_t lab_memo_size_if_written(void)
