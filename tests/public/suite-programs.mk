@@ -15,6 +15,9 @@ WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 # (tests/public/support/checked_memcpy.c): undefined behaviour that neither
 # valgrind nor UndefinedBehaviorSanitizer reports.
 WRAP_CHECKS := -Wl,--wrap=memcpy
+# ... and, for Tasks 1 and 2, grundy_get_moves (a variable: a comma cannot
+# stand in the command given to $(call quietly,...)).
+WRAP_MOVES := -Wl,--wrap=grundy_get_moves
 LDLIBS_TEST := -lcriterion
 
 # Criterion's own flags for the test programs, e.g. CRITERION_FLAGS=--verbose.
@@ -25,13 +28,13 @@ COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(SHARED)/support/lab_support.o \
                    $(SHARED)/support/checked_memcpy.o
 
 $(BUILD)/test_task0: $(SHARED)/lab/test_task0.o $(COMMON_TEST_OBJ) $(ORACLE_LIB)
-	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) $(LDLIBS_TEST)
+	$(call quietly,LD $(notdir $@),$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) $(LDLIBS_TEST))
 
 $(BUILD)/test_task1: $(SHARED)/lab/test_task1.o $(COMMON_TEST_OBJ) $(SHARED)/support/expansion_counter.o \
                      $(ORACLE_LIB)
-	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
+	$(call quietly,LD $(notdir $@),$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) $(WRAP_MOVES) $(LDLIBS_TEST))
 
 $(BUILD)/test_task2: $(SHARED)/lab/test_task2.o $(COMMON_TEST_OBJ) \
                      $(SHARED)/support/expansion_counter.o $(SHARED)/support/calibration_solver.o \
                      $(SHARED)/support/timed_run.o $(ORACLE_LIB)
-	$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) -Wl,--wrap=grundy_get_moves $(LDLIBS_TEST)
+	$(call quietly,LD $(notdir $@),$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) $(WRAP_MOVES) $(LDLIBS_TEST))
