@@ -293,9 +293,6 @@ static void order_failures(failure *failures, size_t count)
     free(slots);
 }
 
-/* One entry per cause, in the order of its first case: the tests it
- * fails, then that first case in full. After SHOWN_IN_FULL causes, the
- * others get one line each (still with their tests). */
 /* The number of causes among `count` failures. */
 static size_t count_causes(const failure *failures, size_t count)
 {
@@ -311,7 +308,7 @@ static size_t count_causes(const failure *failures, size_t count)
 
 /* One entry per cause, in the order of its first case: that case in full,
  * then the other tests it fails. After SHOWN_IN_FULL causes, the others
- * get one line each (still with their tests). */
+ * get their first line, whole (still with their tests). */
 static void print_failures(const char *suite, failure *failures, size_t count)
 {
     order_failures(failures, count);
@@ -322,9 +319,8 @@ static void print_failures(const char *suite, failure *failures, size_t count)
             continue;
         f->shown = true;
         if (causes++ >= SHOWN_IN_FULL) {
-            char first_line[160];
-            snprintf(first_line, sizeof first_line, "%.*s", (int)strcspn(f->message, "\n"), f->message);
-            printf("  FAIL %s::%s: %s\n", suite, f->name, first_line);
+            /* Its first line whole: a one-line message ends with its hint. */
+            printf("  FAIL %s::%s: %.*s\n", suite, f->name, (int)strcspn(f->message, "\n"), f->message);
         } else {
             printf("\n  FAIL %s::%s\n", suite, f->name);
             print_message(f->message);
