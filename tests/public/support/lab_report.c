@@ -4,9 +4,9 @@
  * A Criterion report hook. Criterion's own log prints every failure as it
  * happens, in the order the parallel tests finish, so twenty tests failing
  * for one reason make twenty screens. Instead, after all tests of a runner,
- * this hook prints per suite (= per task) one entry per cause: how many
- * tests it fails and which, then its first case (in the order of the test
- * file) in full. Two failures share a cause when their whole messages, every
+ * this hook prints per suite (= per task) one entry per cause: its first
+ * case (in the order of the test file) in full, then the other tests it
+ * fails. Two failures share a cause when their whole messages, every
  * line, are the same once the positions ({...}), the numbers and the answers
  * (true/false, a P-/an N-position) are taken out (kind_of): messages that
  * differ in any word are never grouped. Time-outs are listed in the order
@@ -144,8 +144,9 @@ typedef struct {
  * "grundy_is_p_position({4=1}) returned false" are the same cause, but two
  * messages whose words differ anywhere (a hint of one that the other lacks,
  * another function, another handout section) are not. Every stub note is
- * one cause: the fix is the same. The student guide (handouts/grundy-lab.md,
- * "Reading make test") says so. */
+ * one cause: the fix is the same. The handout ("Running the tests") and
+ * handouts/guides/student.md say so; grader/gradelib/reports.py's
+ * cause_key is the same rule for the feedback. */
 static void kind_of(const char *message, char *kind, size_t size)
 {
     if (is_stub_message(message)) {
@@ -232,7 +233,7 @@ static void describe(const char *suite, const struct criterion_test_stats *test,
     kind_of(f->message, f->kind, sizeof f->kind);
     /* A time-out without a report of its own (Criterion's --timeout) has
      * no known moment: after those that have one. */
-    if (test->timed_out || strstr(f->message, "did not finish within") != NULL)
+    if (test->timed_out || (rank >= 0 && strstr(f->message, "did not finish within") != NULL))
         f->timed_out_at = rank >= 0 ? rank : LONG_MAX;
 }
 
