@@ -111,7 +111,14 @@ static bool memo_cleared;
 
 static bool clear_kept_a_freed_table(size_t blocks_before)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    /* AddressSanitizer stops at the first read of a freed table by itself,
+     * and says so; asking the size here would only move that stop into a
+     * test that did not ask (and fail one test more for the same bug). */
+    return alloc_live_blocks() < blocks_before;
+#else
     return alloc_live_blocks() < blocks_before && lab_memo_size_if_written() != 0;
+#endif
 }
 
 /* The same for the clears of Part 2's own memos (traced_api.h): the name
