@@ -79,22 +79,22 @@ all: bin/grundy $(SUITE_PROGRAMS) $(OPTIONAL_TASKS:%=$(BUILD)/test_%)
 # ---- building ---------------------------------------------------------------
 
 $(SHARED)/given/%.o: student/%.c student/grundy.h tests/public/sanitizers.mk | $(SHARED)/given
-	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
+	$(call quietly,CC $(notdir $<),$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@)
 
 $(SHARED)/oracle/%.o: reference/oracle/%.c $(wildcard reference/oracle/*.h) tests/public/sanitizers.mk | $(SHARED)/oracle
-	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
+	$(call quietly,CC $(notdir $<),$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@)
 
 $(SHARED)/support/%.o: tests/public/support/%.c $(wildcard tests/public/support/*.h) $(GEN)/lab_definition.h student/grundy.h tests/public/sanitizers.mk | $(SHARED)/support
-	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
+	$(call quietly,CC $(notdir $<),$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@)
 
 $(BUILD)/impl/%.o: $(IMPL)/%.c student/grundy.h tests/public/sanitizers.mk | $(BUILD)/impl
 	$(call compile_student_file,$(CC) $(BASE_CFLAGS) $(IMPL_WARN) $(INCLUDES) -c $< -o $@)
 
 $(SHARED)/lab/%.o: tests/public/suites/%.c $(wildcard tests/public/support/*.h) $(GEN)/lab_definition.h tests/public/sanitizers.mk | $(SHARED)/lab
-	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
+	$(call quietly,CC $(notdir $<),$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@)
 
 $(SHARED)/liboracle.a: $(ORACLE_OBJ)
-	$(AR) rcs $@ $^
+	$(call quietly,AR $(notdir $@),$(AR) rcs $@ $^)
 
 # Tasks 0-2's test programs: linked as in the student release.
 include tests/public/suite-programs.mk
@@ -103,11 +103,10 @@ include tests/public/suite-programs.mk
 # (student/play_game.c), against the oracle.
 bin/grundy: reference/cli/grundy_cli.c student/play_game.c student/play_game.h $(ORACLE_SRC) \
             $(wildcard reference/oracle/*.h) | bin
-	$(CC) $(LAB_CFLAGS) $(STRICT) -Ireference/oracle -Istudent \
-	    reference/cli/grundy_cli.c student/play_game.c $(ORACLE_SRC) -o $@
+	$(call quietly,LD $(notdir $@),$(CC) $(LAB_CFLAGS) $(STRICT) -Ireference/oracle -Istudent reference/cli/grundy_cli.c student/play_game.c $(ORACLE_SRC) -o $@)
 
 $(BUILD)/test_oracle: tests/staff/selftest/test_oracle.c $(SHARED)/liboracle.a | $(BUILD)
-	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) $^ -o $@ $(LDLIBS_TEST)
+	$(call quietly,LD $(notdir $@),$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) $^ -o $@ $(LDLIBS_TEST))
 
 $(BUILD) $(SHARED)/given $(SHARED)/oracle $(SHARED)/support $(BUILD)/impl $(SHARED)/lab bin:
 	@mkdir -p $@
@@ -132,7 +131,7 @@ $(HIDDEN_SUITE_PROGRAMS): $(BUILD)/test_%_hidden: $(SHARED)/lab/test_hidden_%.o 
 	$(LINK_OPTIONAL_SUITE_PROGRAM)
 $(foreach task,$(KNOWN_OPTIONAL_TASKS),$(eval $(BUILD)/test_$(task)_hidden: $(BUILD)/impl/$($(task)_FILE).o))
 $(SHARED)/lab/%.o: tests/staff/hidden/%.c $(wildcard tests/public/support/*.h tests/staff/hidden/*.h student/*.h) | $(SHARED)/lab
-	$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@
+	$(call quietly,CC $(notdir $<),$(CC) $(BASE_CFLAGS) $(STRICT) $(INCLUDES) -c $< -o $@)
 endif
 
 # ---- the grader's harness -----------------------------------------------------
@@ -322,8 +321,7 @@ handouts: build/handouts/grundy-lab.html
 build/handouts/grundy-lab.html: handouts/grundy-lab.md handouts/handout.css
 	@mkdir -p build/handouts
 	@cp handouts/handout.css build/handouts/
-	pandoc --standalone --toc --css handout.css -o $@.tmp \
-	    --from markdown --to html5 $< && mv $@.tmp $@
+	$(call quietly,HTML $(notdir $@),pandoc --standalone --toc --css handout.css -o $@.tmp --from markdown --to html5 $< && mv $@.tmp $@)
 
 demo:
 	@grader/demo

@@ -11,9 +11,13 @@ max_score). write_reports(result, out_dir) turns it into four files:
                  grader/schema/gradescope-results.schema.json.
   junit.xml      JUnit XML as GitLab's unit test report reads it: one
                  <testsuite> per task, <testcase classname="grundy.taskN">.
-  feedback.md    what the student reads: score, notes, build problems, each
-  feedback.html  failing test with its message, timing, valgrind findings,
-                 coverage, and the run's seed and sandbox mode.
+  feedback.md    what the student reads: score, a summary (per task, each
+  feedback.html  cause of its failures once), notes, build problems, each
+                 cause with its first test's message in full and the list
+                 of the other tests it fails (cause_key: the message with
+                 its positions, numbers and answers taken out, as `make
+                 test` groups them), timing, valgrind findings, coverage,
+                 and the run's seed and sandbox mode.
 
 Trust: any string in the result may come from the submission (messages,
 compiler output, valgrind stacks). Each one is cleaned (terminal escape
@@ -440,6 +444,7 @@ def feedback_blocks(result, handout=None) -> list:
     (handout_base), or None for no links."""
     score = f"Score: {points(result.get('score'))} / {points(result.get('max_score'))}"
     blocks = [("h1", "Grundy lab: autograder feedback"), ("lead", score)]
+    blocks += _summary_blocks(result)
     notes = [clean(note, MESSAGE_CAP) for note in result.get("notes") or []]
     if notes:
         blocks += [("h2", "Notes"), ("list", notes)]
@@ -494,31 +499,102 @@ def _handout_links(message, handout) -> list:
     return links
 
 
+# ---- causes: failures that share one are shown once --------------------------
+
+_CAUSE_POSITION = re.compile(r"\{[^{}\n]*\}")
+_CAUSE_NUMBER = re.compile(r"[0-9]+")
+_CAUSE_ANSWER = re.compile(r"\b(?:true|false)\b|\ba P-position\b|\ban N-position\b")
+
+
+def cause_key(message) -> str:
+    """The cause a failure's message names, as `make test` defines it
+    (kind_of in tests/public/support/lab_report.c): the whole message,
+    every line, with its positions ({...}), numbers and answers (true or
+    false, a P- or an N-position) taken out. Two messages that differ in
+    any other word are two causes; an empty message is a cause of its own
+    kind ("no message")."""
+    text = _CAUSE_POSITION.sub("#", message)
+    text = _CAUSE_ANSWER.sub("#", text)
+    return _CAUSE_NUMBER.sub("#", text)
+
+
+def _withheld(test) -> bool:
+    """Passed, but its points rest on a check that failed (pipeline.score)."""
+    return _status(test) == "passed" and number(test.get("score")) < number(test.get("max_score"))
+
+
+def _word(test) -> str:
+    return "passed, but earns no points" if _withheld(test) else STATUS_WORDS.get(_status(test), _status(test))
+
+
+def _test_name(test) -> str:
+    return clean(test.get("name")) or clean(test.get("id"))
+
+
+def _causes(result, rows) -> tuple:
+    """(causes, hidden): the visible tests that failed or earn nothing,
+    grouped by cause in the order of each cause's first test (rubric
+    order), each cause a list of tests; and the hidden ones, as (test,
+    ordinal), which are never grouped (their messages are not shown)."""
+    causes, hidden = {}, []
+    for test, _, ordinal in rows:
+        if _status(test) == "passed" and not _withheld(test):
+            continue
+        if _masked(result, test):
+            hidden.append((test, ordinal))
+            continue
+        causes.setdefault((_word(test), cause_key(_message(test))), []).append(test)
+    return list(causes.values()), hidden
+
+
+def _earned(test) -> str:
+    return f"{points(test.get('score'))}/{points(test.get('max_score'))} points"
+
+
+def _first_line(message) -> str:
+    return cap(message.split("\n", 1)[0], FIRST_LINE_CAP) if message else "(no message)"
+
+
+def _summary_blocks(result) -> list:
+    """Before any test's output: per task its score and each cause of its
+    failures once, with how many tests it fails."""
+    items = []
+    for task, rows in _tasks(_rows(result)).items():
+        score, max_score, count, failing = _totals(rows)
+        causes, hidden = _causes(result, rows)
+        line = f"{_task_title(result, task)}: {points(score)} / {points(max_score)}, {_passed(count, failing)}"
+        if causes:
+            line += f"; {len(causes)} cause{'s' if len(causes) != 1 else ''} below"
+        items.append(line)
+        for number_, tests in enumerate(causes, 1):
+            many = f" ({len(tests)} tests)" if len(tests) > 1 else ""
+            items.append(f"{_task_title(result, task).split(':')[0]}, cause {number_}{many}: "
+                         f"{_first_line(_message(tests[0]))}")
+        if hidden:
+            items.append(f"{_task_title(result, task).split(':')[0]}: {len(hidden)} hidden "
+                         f"test{'s' if len(hidden) != 1 else ''} not passed")
+    return [("h2", "Summary: each task and each cause of its failures"), ("list", items)] if items else []
+
+
 def _task_blocks(result, task, rows, handout=None) -> list:
     score, max_score, count, failing = _totals(rows)
     blocks = [("h2", f"{_task_title(result, task)}: {points(score)} / {points(max_score)}")]
     blocks.append(("p", _passed(count, failing).capitalize() + "."))
 
-    def withheld(test):
-        """Passed, but its points rest on a check that failed (pipeline.score)."""
-        return _status(test) == "passed" and number(test.get("score")) < number(test.get("max_score"))
-
-    if not failing and not any(withheld(t) for t, _, _ in rows):
+    if not failing and not any(_withheld(t) for t, _, _ in rows):
         return blocks
-    hidden = []
-    for test, _, ordinal in rows:
-        status = _status(test)
-        if status == "passed" and not withheld(test):
-            continue
-        word = "passed, but earns no points" if withheld(test) else STATUS_WORDS.get(status, status)
-        earned = f"{points(test.get('score'))}/{points(test.get('max_score'))} points"
-        if _masked(result, test):
-            hidden.append(f"Hidden test {ordinal} failed ({word}, {earned})")
-            continue
-        blocks.append(("h3", f"{clean(test.get('name')) or clean(test.get('id'))}: {word}, {earned}"))
-        message = _message(test)
+    causes, hidden_rows = _causes(result, rows)
+    hidden = [f"Hidden test {ordinal} failed ({_word(test)}, {_earned(test)})" for test, ordinal in hidden_rows]
+    for tests in causes:
+        first = tests[0]
+        blocks.append(("h3", f"{_test_name(first)}: {_word(first)}, {_earned(first)}"))
+        message = _message(first)
         blocks.append(("code", message) if message else ("p", "(no message)"))
         blocks += _handout_links(message, handout)
+        if len(tests) > 1:
+            others = ", ".join(f"{_test_name(t)} ({_earned(t)})" for t in tests[1:])
+            blocks.append(("p", f"The same cause (this message but for its positions and numbers) "
+                                f"fails {len(tests) - 1} more test{'s' if len(tests) > 2 else ''}: {others}."))
     if hidden:
         when = HIDDEN_WHEN.get(result.get("hidden_visibility"), "later")
         blocks += [("h3", "Hidden tests"), ("p", f"Their positions and messages are shown {when}."),

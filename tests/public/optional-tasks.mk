@@ -34,7 +34,7 @@ OPTIONAL_SUPPORT_OBJ := $(addprefix $(SHARED)/support/,expansion_counter.o child
                           calibration_solver.o move_check.o memo_solver.o deep_position.o memo_recorder.o)
 OPTIONAL_LDFLAGS := $(WRAP_ALLOC) $(WRAP_CHECKS) $(WRAP_MEMO) -Wl,--wrap=grundy_get_moves -pthread $(LDLIBS_TEST)
 # The archive last, so every object before it can use the oracle.
-LINK_OPTIONAL_SUITE_PROGRAM = $(CC) $(BASE_CFLAGS) $(filter-out %.a,$^) $(filter %.a,$^) -o $@ $(OPTIONAL_LDFLAGS)
+LINK_OPTIONAL_SUITE_PROGRAM = $(call quietly,LD $(notdir $@),$(CC) $(BASE_CFLAGS) $(filter-out %.a,$^) $(filter %.a,$^) -o $@ $(OPTIONAL_LDFLAGS))
 
 OPTIONAL_SUITE_PROGRAMS := $(KNOWN_OPTIONAL_TASKS:%=$(BUILD)/test_%)
 $(OPTIONAL_SUITE_PROGRAMS): $(BUILD)/test_%: $(SHARED)/lab/test_%.o $(COMMON_TEST_OBJ) $(OPTIONAL_SUPPORT_OBJ) \

@@ -23,13 +23,22 @@ endif
 ALL_TASKS = $(TASKS) $(OPTIONAL_TASKS)
 ALL_SUITE_PROGRAMS = $(SUITE_PROGRAMS) $(OPTIONAL_TASKS:%=$(BUILD)/test_%)
 
-# Compiles one of the student's two files: the compiler's messages are
-# shown as usual, and kept beside the object ($@.warnings) so that
-# tests/public/run-suites can count the warnings and fail a task on one that is
-# almost always a bug. Usage in a recipe: $(call compile_student_file,COMMAND)
+# A quiet build: one short line per step ("  CC  grundy_position.c"), the
+# compiler's own messages as usual, and the full command only when it
+# fails; V=1 prints every command in full instead. Usage in a recipe:
+# $(call quietly,WHAT FILE,COMMAND), e.g. $(call quietly,CC $(notdir $<),$(CC) ...).
+V ?=
+define quietly
+@$(if $(V),echo '$(2)',printf '  %-3s %s\n' $(1)); $(2) || { status=$$?; echo 'make: this command failed: $(2)' >&2; exit $$status; }
+endef
+
+# Compiles one of the student's two files, quietly (above): the compiler's
+# messages are shown as usual, and kept beside the object ($@.warnings) so
+# that tests/public/run-suites can count the warnings and fail a task on one
+# that is almost always a bug. Usage in a recipe: $(call compile_student_file,COMMAND)
 define compile_student_file
-@echo '$(1)'
-@$(1) 2>$@.warnings; status=$$?; cat $@.warnings >&2; exit $$status
+@$(if $(V),echo '$(1)',printf '  %-3s %s\n' CC '$(notdir $<)')
+@$(1) 2>$@.warnings; status=$$?; cat $@.warnings >&2; [ $$status -eq 0 ] || echo 'make: this command failed: $(1)' >&2; exit $$status
 endef
 
 # The rendered handout `make test` points to (the including Makefile may
@@ -43,8 +52,8 @@ export HANDOUT_HTML
 # object; its program is removed, so that an older build of it is not run,
 # and tests/public/run-suites reports that task as not compiling.
 define build_optional_programs
-@for program in $(OPTIONAL_TASKS:%=$(BUILD)/test_%); do \
-    $(MAKE) --no-print-directory $$program || rm -f $$program; \
+@+for program in $(OPTIONAL_TASKS:%=$(BUILD)/test_%); do \
+    $(MAKE) --no-print-directory -s $$program || rm -f $$program; \
 done
 endef
 

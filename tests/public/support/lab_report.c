@@ -4,11 +4,15 @@
  * A Criterion report hook. Criterion's own log prints every failure as it
  * happens, in the order the parallel tests finish, so twenty tests failing
  * for one reason make twenty screens. Instead, after all tests of a runner,
- * this hook prints per suite (= per task): the first failure (in the order
- * of the test file) in full, each different message once, and the repeats
- * of a message summarized ("and 15 more tests fail with the same
- * message"). A crash or a time-out is told with the test's last step, which
- * lab_signals.c's signal handler wrote to $LAB_SUMMARY_FILE.crashes.
+ * this hook prints per suite (= per task) one entry per cause: its first
+ * case (in the order of the test file) in full, then the other tests it
+ * fails. Two failures share a cause when their whole messages, every
+ * line, are the same once the positions ({...}), the numbers and the answers
+ * (true/false, a P-/an N-position) are taken out (kind_of): messages that
+ * differ in any word are never grouped. Time-outs are listed in the order
+ * they happened (Criterion runs tests side by side, so that is not the
+ * file's order). A crash or a time-out is told with the test's last step,
+ * which lab_signals.c's signal handler wrote to $LAB_SUMMARY_FILE.crashes.
  * `--verbose` brings Criterion's own log back as well.
  *
  * It also appends, to the file named by $LAB_SUMMARY_FILE (read by
@@ -17,6 +21,7 @@
  * failure is a stub that was reached), a "failed SUITE::TEST" line per
  * failed test and a "skipped SUITE::TEST REASON" line per skipped one.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,18 +104,22 @@ static void read_crash_reports(const char *summary_path)
 }
 
 /* The crash report of `suite::test` (the last one written), copied into
- * `out`; false when there is none. */
-static bool crash_report_of(const char *suite, const char *test, char *out, size_t size)
+ * `out`, and its line's rank in the file (*rank: the reports are appended
+ * as the tests end, so this is the order they happened in); false when
+ * there is none. */
+static bool crash_report_of(const char *suite, const char *test, char *out, size_t size, long *rank)
 {
     char key[256];
     int length = snprintf(key, sizeof key, "%s::%s\t", suite, test);
     bool found = false;
-    for (const char *line = crash_reports; line != NULL && *line != '\0';) {
+    long number = 0;
+    for (const char *line = crash_reports; line != NULL && *line != '\0'; number++) {
         const char *end = strchr(line, '\n');
         size_t line_length = end != NULL ? (size_t)(end - line) : strlen(line);
         if (length > 0 && strncmp(line, key, (size_t)length) == 0) {
             size_t text = line_length - (size_t)length;
             snprintf(out, size, "%.*s", (int)text, line + length);
+            *rank = number;
             found = true;
         }
         line = end != NULL ? end + 1 : NULL;
@@ -124,14 +133,20 @@ typedef struct {
     const char *name;
     unsigned line; /* where the test is defined: failures are shown in file order */
     char message[2048];
-    char kind[512]; /* the message with positions and numbers taken out */
+    char kind[2048]; /* the cause: the whole message with positions and numbers taken out */
+    long timed_out_at; /* a time-out's rank in the .crashes file (the order they happened), else -1 */
     bool shown;
 } failure;
 
-/* The message's first line with every position ({...}), number and
- * answer replaced, so that "grundy_is_p_position({13=1}) returned true"
- * and "grundy_is_p_position({4=1}) returned false" are the same kind of
- * failure. Every stub note is one kind: the fix is the same. */
+/* The cause of a failure: its whole message, every line, with every
+ * position ({...}), number and answer replaced, so that
+ * "grundy_is_p_position({13=1}) returned true" and
+ * "grundy_is_p_position({4=1}) returned false" are the same cause, but two
+ * messages whose words differ anywhere (a hint of one that the other lacks,
+ * another function, another handout section) are not. Every stub note is
+ * one cause: the fix is the same. The handout ("Running the tests") and
+ * handouts/guides/student.md say so; grader/gradelib/reports.py's
+ * cause_key is the same rule for the feedback. */
 static void kind_of(const char *message, char *kind, size_t size)
 {
     if (is_stub_message(message)) {
@@ -139,7 +154,7 @@ static void kind_of(const char *message, char *kind, size_t size)
         return;
     }
     size_t used = 0;
-    for (const char *c = message; *c != '\0' && *c != '\n' && used + 2 < size; c++) {
+    for (const char *c = message; *c != '\0' && used + 2 < size; c++) {
         if (*c == '{') {
             const char *close = strchr(c, '}');
             if (close != NULL) {
@@ -197,12 +212,14 @@ static void describe(const char *suite, const struct criterion_test_stats *test,
     f->name = test->test->name;
     f->line = test->test->data != NULL ? test->test->data->line_ : 0;
     f->shown = false;
+    f->timed_out_at = -1;
     /* A failed check says the most; a crash or a sanitizer's stop is told
      * by the test's own account (lab_signals.c), with its last step. */
     const char *message = failed_assertion(test);
+    long rank = -1;
     if (message != NULL && !test->crashed && !test->timed_out)
         snprintf(f->message, sizeof f->message, "%s", message);
-    else if (crash_report_of(suite, test->test->name, f->message, sizeof f->message))
+    else if (crash_report_of(suite, test->test->name, f->message, sizeof f->message, &rank))
         ;
     else if (test->timed_out)
         snprintf(f->message, sizeof f->message, "the test did not finish within its time limit");
@@ -214,6 +231,10 @@ static void describe(const char *suite, const struct criterion_test_stats *test,
         snprintf(f->message, sizeof f->message, "%s (exit status %d)", early_exit_words(),
                  test->exit_code);
     kind_of(f->message, f->kind, sizeof f->kind);
+    /* A time-out without a report of its own (Criterion's --timeout) has
+     * no known moment: after those that have one. */
+    if (test->timed_out || (rank >= 0 && strstr(f->message, "did not finish within") != NULL))
+        f->timed_out_at = rank >= 0 ? rank : LONG_MAX;
 }
 
 static int by_line(const void *a, const void *b)
@@ -236,34 +257,88 @@ static void print_message(const char *message)
     }
 }
 
-static void print_failures(const char *suite, failure *failures, size_t count)
+static int by_time_out(const void *a, const void *b)
+{
+    const failure *x = *(failure *const *)a, *y = *(failure *const *)b;
+    return x->timed_out_at < y->timed_out_at ? -1 : x->timed_out_at > y->timed_out_at;
+}
+
+/* The file's order, except that the time-outs, in the places the file's
+ * order gives them, come in the order they happened. */
+static void order_failures(failure *failures, size_t count)
 {
     qsort(failures, count, sizeof *failures, by_line);
-    size_t in_full = 0;
+    failure **slots = malloc((count ? count : 1) * sizeof *slots);
+    failure *copies = malloc((count ? count : 1) * sizeof *copies);
+    if (slots == NULL || copies == NULL) {
+        free(slots);
+        free(copies);
+        return;
+    }
+    size_t timeouts = 0;
+    for (size_t i = 0; i < count; i++)
+        if (failures[i].timed_out_at >= 0)
+            slots[timeouts++] = &failures[i];
+    for (size_t i = 0; i < timeouts; i++)
+        copies[i] = *slots[i];
+    failure **order = malloc((timeouts ? timeouts : 1) * sizeof *order);
+    if (order != NULL) {
+        for (size_t i = 0; i < timeouts; i++)
+            order[i] = &copies[i];
+        qsort(order, timeouts, sizeof *order, by_time_out);
+        for (size_t i = 0; i < timeouts; i++)
+            *slots[i] = *order[i];
+    }
+    free(order);
+    free(copies);
+    free(slots);
+}
+
+/* The number of causes among `count` failures. */
+static size_t count_causes(const failure *failures, size_t count)
+{
+    size_t causes = 0;
+    for (size_t i = 0; i < count; i++) {
+        bool first = true;
+        for (size_t j = 0; j < i && first; j++)
+            first = strcmp(failures[j].kind, failures[i].kind) != 0;
+        causes += first;
+    }
+    return causes;
+}
+
+/* One entry per cause, in the order of its first case: that case in full,
+ * then the other tests it fails. After SHOWN_IN_FULL causes, the others
+ * get their first line, whole (still with their tests). */
+static void print_failures(const char *suite, failure *failures, size_t count)
+{
+    order_failures(failures, count);
+    size_t causes = 0;
     for (size_t i = 0; i < count; i++) {
         failure *f = &failures[i];
         if (f->shown)
             continue;
         f->shown = true;
-        if (in_full++ >= SHOWN_IN_FULL) {
-            char first_line[160];
-            snprintf(first_line, sizeof first_line, "%.*s", (int)strcspn(f->message, "\n"), f->message);
-            printf("  FAIL %s::%s: %s\n", suite, f->name, first_line);
-            continue;
+        if (causes++ >= SHOWN_IN_FULL) {
+            /* Its first line whole: a one-line message ends with its hint. */
+            printf("  FAIL %s::%s: %.*s\n", suite, f->name, (int)strcspn(f->message, "\n"), f->message);
+        } else {
+            printf("\n  FAIL %s::%s\n", suite, f->name);
+            print_message(f->message);
         }
-        printf("\n  FAIL %s::%s\n", suite, f->name);
-        print_message(f->message);
-        size_t repeats = 0;
+        size_t same = 0;
         for (size_t j = i + 1; j < count; j++)
-            repeats += !failures[j].shown && strcmp(failures[j].kind, f->kind) == 0;
-        if (repeats == 0)
+            same += !failures[j].shown && strcmp(failures[j].kind, f->kind) == 0;
+        if (same == 0)
             continue;
-        printf("    and %zu more test%s fail%s with the same message:", repeats,
-               repeats == 1 ? "" : "s", repeats == 1 ? "s" : "");
+        printf("    The same cause (this message but for its positions and numbers) fails %zu more test%s:",
+               same, same == 1 ? "" : "s");
+        const char *separator = " ";
         for (size_t j = i + 1; j < count; j++) {
             if (!failures[j].shown && strcmp(failures[j].kind, f->kind) == 0) {
                 failures[j].shown = true;
-                printf(" %s", failures[j].name);
+                printf("%s%s", separator, failures[j].name);
+                separator = ", ";
             }
         }
         printf("\n");
@@ -308,9 +383,15 @@ ReportHook(POST_ALL)(struct criterion_global_stats *stats)
         const char *verdict = failed == 0 ? "PASS" : todo == failed ? "NOT_STARTED" : "FAIL";
         if (failed == 0)
             printf("%s: all %zu tests pass\n", task_title(name), total - skipped);
-        else
-            printf("%s: %zu of %zu tests fail%s\n", task_title(name), failed, total - skipped,
-                   todo == failed ? " (not started: every failure reached a stub)" : "");
+        else if (todo == failed)
+            printf("%s: %zu of %zu tests fail (not started: every failure reached a stub)\n",
+                   task_title(name), failed, total - skipped);
+        else {
+            size_t causes = failures != NULL ? count_causes(failures, failed) : 0;
+            printf("%s: %zu of %zu tests fail, for %zu cause%s%s\n", task_title(name), failed,
+                   total - skipped, causes, causes == 1 ? "" : "s",
+                   causes == 1 || causes == failed ? "" : " (each shown once, with the tests it fails)");
+        }
         if (failures != NULL && failed > 0)
             print_failures(name, failures, failed);
         free(failures);

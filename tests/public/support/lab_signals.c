@@ -223,7 +223,9 @@ static void on_fatal_signal(int sig)
         }
         if (lab_memo_cleared) {
             append(next, strlen(next), sizeof next, after_clear_hint());
-        } else if (lab_cleared_after_work != NULL) {
+        } else if (lab_cleared_after_work != NULL && sig != SIGPROF) {
+            /* A time-out is no evidence of memory a clear left behind: a
+             * pointer, size or capacity kept by a clear makes a crash. */
             size_t used = strlen(next);
             used = append(next, used, sizeof next, ". ");
             used = append(next, used, sizeof next, lab_cleared_after_work);

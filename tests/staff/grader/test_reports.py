@@ -602,7 +602,73 @@ class FeedbackTest(ReportsCase):
         self.assertIn("{45=1} \\<script\\>\\|\\</script\\>", md)
 
 
-# ---- atomic writes ---------------------------------------------------------
+class CauseGroupingTest(ReportsCase):
+    """Issue 27: failures that share a cause are shown once, with the list
+    of the tests it fails; two causes are never merged; the feedback opens
+    with a summary per task and each cause."""
+
+    MOVES_4 = "grundy_get_moves({4=1}) returned {}, which is not one move away\nfix the splits"
+    MOVES_7 = "grundy_get_moves({7=1}) returned {3=1}, which is not one move away\nfix the splits"
+    MOVES_OTHER = "grundy_get_moves({5=1}) returned {}, which is not one move away\nfix the counts"
+
+    def grouped(self):
+        return make_result([
+            make_test("task0::first_moves", 0, "failed", message=self.MOVES_4),
+            make_test("task0::passing", 0, "passed"),
+            make_test("task0::more_moves", 0, "failed", message=self.MOVES_7),
+            make_test("task0::other_hint", 0, "failed", message=self.MOVES_OTHER),
+            make_test("task1::spins", 1, "timeout", message=self.MOVES_4),
+        ])
+
+    def test_cause_key_sets_aside_positions_numbers_and_answers_only(self):
+        key = reports.cause_key
+        self.assertEqual(key("grundy_is_p_position({13=1}) returned true; it is an N-position"),
+                         key("grundy_is_p_position({4=1, 7=2}) returned false; it is a P-position"))
+        self.assertEqual(key(self.MOVES_4), key(self.MOVES_7))
+        self.assertNotEqual(key(self.MOVES_4), key(self.MOVES_OTHER))  # a later line differs
+        self.assertNotEqual(key("grundy_is_p_position({4=1}) returned true"),
+                            key("grundy_is_n_position({4=1}) returned true"))
+
+    def test_one_cause_is_shown_once_with_its_tests(self):
+        for name in ("feedback.md", "feedback.html"):
+            with self.subTest(file=name):
+                page = self.write(self.grouped())[name].replace("&#x27;", "'").replace("\\_", "_")
+                self.assertIn("grundy_get_moves({4=1}) returned", page)
+                self.assertNotIn("grundy_get_moves({7=1})", page)  # the second case is listed, not shown
+                self.assertIn("fails 1 more test: Task 0 / more_moves (0/2 points)", page)
+
+    def test_two_causes_are_never_merged(self):
+        md = self.write(self.grouped())["feedback.md"]
+        self.assertIn("fix the counts", md)
+        self.assertIn("Task 0 / other\\_hint: failed", md)
+        self.assertNotIn("other\\_hint (0/2 points)", md)
+        # The same words, timed out in another task: a cause of its own.
+        self.assertIn("Task 1 / spins: timed out", md)
+        self.assertEqual(md.count("The same cause"), 1)
+
+    def test_html_opens_with_a_summary_of_each_task_and_cause(self):
+        page = self.write(self.grouped())["feedback.html"]
+        summary = page.index("Summary: each task and each cause")
+        self.assertLess(summary, page.index("<pre>"))
+        self.assertLess(summary, page.index("<h3>"))
+        head = page[summary:page.index("<pre>")]
+        self.assertIn("Task 0, cause 1 (2 tests): grundy_get_moves({4=1}) returned {}", head)
+        self.assertIn("Task 0, cause 2: grundy_get_moves({5=1})", head)
+        self.assertIn("Task 1, cause 1: grundy_get_moves({4=1})", head)
+        self.assertNotIn("fix the splits", head)  # first lines only
+
+    def test_hidden_failures_are_not_grouped_or_shown(self):
+        result = make_result([
+            make_test("task0::first_moves", 0, "failed", message=self.MOVES_4),
+            make_test("task0_hidden::secret", 0, "failed", hidden=True, message=self.MOVES_7),
+        ])
+        md = self.write(result)["feedback.md"]
+        self.assertNotIn("The same cause", md)
+        self.assertNotIn("{7=1}", md)
+        self.assertIn("Hidden test 1 failed", md)
+
+
+# ---- atomic writes -----------------------------------------------------------
 
 class AtomicWriteTest(ReportsCase):
 
