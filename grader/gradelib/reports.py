@@ -506,13 +506,20 @@ _CAUSE_NUMBER = re.compile(r"[0-9]+")
 _CAUSE_ANSWER = re.compile(r"\b(?:true|false)\b|\ba P-position\b|\ban N-position\b")
 
 
+# LAB_TEST_SAW of tests/public/support/lab_support.h.
+TEST_SAW = " What the test saw: "
+
+
 def cause_key(message) -> str:
     """The cause a failure's message names, as `make test` defines it
     (kind_of in tests/public/support/lab_report.c): the whole message,
     every line, with its positions ({...}), numbers and answers (true or
     false, a P- or an N-position) taken out. Two messages that differ in
     any other word are two causes; an empty message is a cause of its own
-    kind ("no message")."""
+    kind ("no message"). A message that names its cause and then what its
+    test saw (LAB_TEST_SAW in tests/public/support/lab_support.h) is keyed
+    by the cause alone."""
+    message = message.split(TEST_SAW, 1)[0]
     text = _CAUSE_POSITION.sub("#", message)
     text = _CAUSE_ANSWER.sub("#", text)
     return _CAUSE_NUMBER.sub("#", text)

@@ -126,6 +126,12 @@ const char *lab_outcome_text(bool is_p);
  * have been made. */
 const char *lab_heaps_text(const int *heaps, size_t n);
 
+/* Where a message that names a cause goes on with what its test saw: the
+ * text before it is the cause, the same for every test it explains, so
+ * make test (lab_report.c) and the feedback (grader/gradelib/reports.py,
+ * cause_key) group failures on it. */
+#define LAB_TEST_SAW " What the test saw: "
+
 /* Builds a position with grundy_new(0) and grundy_add_heap() for each heap,
  * failing the test with a clear message when that API returns NULL. */
 grundy_position *lab_build(const int *heaps, size_t n);

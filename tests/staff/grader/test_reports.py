@@ -611,6 +611,17 @@ class CauseGroupingTest(ReportsCase):
     MOVES_7 = "grundy_get_moves({7=1}) returned {3=1}, which is not one move away\nfix the splits"
     MOVES_OTHER = "grundy_get_moves({5=1}) returned {}, which is not one move away\nfix the counts"
 
+    def test_a_named_cause_is_keyed_by_the_cause_alone(self):
+        # memo_evidence's messages: the cause, then what each test saw, in
+        # words that differ from test to test; the cause groups them.
+        hit = "A memo hit is ignored. The memo's own record shows it: memo_table_get returned true."
+        first = hit + reports.TEST_SAW + "is_p({7=1}) answered a P-position, the oracle says N"
+        second = hit + reports.TEST_SAW + "the memo size stayed at 0 after a cold query"
+        other = ("The memo is looked up after the moves are made. The memo's own record shows it."
+                 + reports.TEST_SAW + "is_p({7=1}) answered a P-position, the oracle says N")
+        self.assertEqual(reports.cause_key(first), reports.cause_key(second))
+        self.assertNotEqual(reports.cause_key(first), reports.cause_key(other))
+
     def grouped(self):
         return make_result([
             make_test("task0::first_moves", 0, "failed", message=self.MOVES_4),
