@@ -298,6 +298,20 @@ def student_side_objects(scratch, coverage=False):
     return objects
 
 
+def view(scratch, *paths):
+    """What a trusted runner or probe (and the student process it starts)
+    may read of the scratch: the harness and the directory of each of
+    `paths` (its student program), never the sources, the objects or
+    another run's directory (the run's own is bound writable)."""
+    dirs = [harness(scratch)]
+    for path in paths:
+        if isinstance(path, str) and path.startswith(scratch + os.sep):
+            where = os.path.dirname(path)
+            if where not in dirs and not where.startswith(harness(scratch) + os.sep):
+                dirs.append(where)
+    return dirs
+
+
 def runner(scratch, task):
     return harness(scratch, f"runner_task{task}")
 
@@ -368,7 +382,12 @@ def link_student_program(mode, scratch, output, objects, log, static=True, cover
             # gcov's runtime opens its counter files through
             # gcov_on_crash.c, from descriptors spawn.c opened.
             argv += ["--coverage", "-Wl,--wrap=open,--wrap=mkdir,--wrap=access"]
-        result = sandbox.run(mode, argv, cwd=scratch, readable=[scratch],
+        # The linker sees the directories of its inputs, nothing else of
+        # the scratch (and, under bubblewrap, nothing of the host but the
+        # system: sandbox.SYSTEM_DIRS).
+        readable = sorted({os.path.dirname(p) for p in argv[1:] if p.startswith(scratch + os.sep)}
+                          - {os.path.dirname(output)})
+        result = sandbox.run(mode, argv, cwd=scratch, readable=readable,
                              writable=[os.path.dirname(output)],
                              limits=sandbox.Limits(cpu_seconds=60, wall_seconds=90), pass_fds=secret_fds)
     finally:

@@ -352,19 +352,58 @@ def _first_for_the_oom_killer():
         os.close(fd)
 
 
+# The system a sandboxed run sees under bubblewrap: a fresh root (a tmpfs
+# that bubblewrap makes) holding only these, read-only, then the run's own
+# `readable` and `writable` directories, a private /proc (its own PID
+# namespace), a minimal /dev and a private /tmp. Never `--ro-bind / /` with
+# holes: the repository, another clone, a classmate's folder or an earlier
+# grading's output is simply not there, wherever it lies on the host.
+# /usr is given by its parts: a second clone under /usr/local/src or
+# /usr/src would otherwise come with the toolchain.
+SYSTEM_DIRS = ("/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32",
+               "/usr/libexec", "/usr/include", "/usr/local/bin", "/usr/local/lib",
+               "/usr/local/include")
+# Top-level names that are links into /usr on a merged-/usr system
+# (re-created as the same links), or directories of their own elsewhere.
+SYSTEM_TOP = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# What of /etc the tools read: the dynamic loader's cache and configuration,
+# the alternatives' links (cc, ld, ...).
+SYSTEM_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives")
+
+
+def system_view():
+    """[(kind, source, target)] of the system part of every fresh root:
+    kind "symlink" (source is the link's text) or "ro-bind"; what does not
+    exist on this host is left out."""
+    view = []
+    for path in SYSTEM_DIRS + SYSTEM_TOP + SYSTEM_ETC:
+        if os.path.islink(path) and path in SYSTEM_TOP:
+            view.append(("symlink", os.readlink(path), path))
+        elif os.path.exists(path):
+            view.append(("ro-bind", path, path))
+    return view
+
+
 def _bwrap_argv(mode, argv, cwd, readable, writable, env, hide=()):
-    command = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
-               "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
+    """bubblewrap's command line: a fresh root (see SYSTEM_DIRS) holding the
+    system, then `readable` read-only and `writable` read-write, each at
+    its own path. `mode.hidden` and `hide` name what an older layout (the
+    host's root with holes) masked; nothing of the host outside the lists
+    is in a fresh root, so they need no mount of their own."""
+    command = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
+    for kind, source, target in system_view():
+        command += ["--symlink", source, target] if kind == "symlink" else ["--ro-bind", source, target]
+    command += ["--proc", "/proc", "--dev", "/dev"]
     if mode.tmp_bytes:
         command += ["--size", str(mode.tmp_bytes)]   # applies to the next tmpfs: the private /tmp
     command += ["--tmpfs", "/tmp"]
-    for path in list(mode.hidden) + list(hide):
-        command += ["--tmpfs", path]
     for path in readable:
         command += ["--ro-bind", path, path]
     for path in writable:
         command += ["--bind", path, path]
-    command += ["--chdir", cwd, "--clearenv"]
+    # The working directory exists in the new root even when only paths
+    # below it were bound (bubblewrap makes their parents).
+    command += ["--dir", cwd, "--chdir", cwd, "--clearenv"]
     for key, value in env.items():
         command += ["--setenv", key, value]
     return command + ["--"] + list(argv)

@@ -64,7 +64,7 @@ def draw_positions(mode, scratch, seed):
 
 def _classify(mode, scratch, probe, heaps):
     result = sandbox.run(mode, [probe, "--classify", *map(str, heaps)], cwd=scratch,
-                         readable=[scratch], limits=sandbox.Limits(cpu_seconds=30, wall_seconds=60))
+                         readable=build.view(scratch, probe), limits=sandbox.Limits(cpu_seconds=30, wall_seconds=60))
     return result.stdout.strip() if result.ok else None
 
 
