@@ -13,12 +13,14 @@ submission.
 """
 
 import concurrent.futures
+import dataclasses
 import fcntl
 import fnmatch
 import os
 import shutil
 import stat
 import subprocess
+import time
 from dataclasses import dataclass, field
 
 from . import config, objcheck, safefs, sandbox
@@ -197,7 +199,33 @@ def copy_harness(scratch):
             os.chmod(path, mode)
 
 
-def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
+# The build's budget (issue 26): each compile may take COMPILE_LIMITS (CPU,
+# memory, wall time), includes nest at most INCLUDE_DEPTH deep, and a whole
+# build (both files, side by side, with their object checks) ends within
+# BUILD_WALL_SECONDS. The pace does not stretch them: a model answer
+# compiles in a tenth of a second, and a preprocessor bomb (a file that
+# includes itself twice, a macro that expands without end) must cost its
+# submission 0 quickly, never the grading's whole time cap.
+COMPILE_LIMITS = sandbox.Limits(cpu_seconds=20, wall_seconds=30, address_space=1 << 30, paced=False)
+INCLUDE_DEPTH = 24
+BUILD_WALL_SECONDS = 60
+# What the compiler says when a limit stopped it.
+_STOPPED = ("terminated program", "out of memory", "exceeds maximum of", "virtual memory exhausted",
+            "memory exhausted")
+
+
+def _stopped_cause(file, result, messages):
+    """The sentence naming the build's limit that stopped the compiler, or ""."""
+    if not (result.timed_out or result.signal or any(m in messages for m in _STOPPED)):
+        return ""
+    return (f"The compiler was stopped ({result.describe()}): compiling {file} may take at most "
+            f"{COMPILE_LIMITS.cpu_seconds} s of CPU, {COMPILE_LIMITS.wall_seconds:g} s and "
+            f"{COMPILE_LIMITS.address_space >> 20} MiB of memory, with #include nested at most "
+            f"{INCLUDE_DEPTH} deep. A file that includes itself, or a macro that expands without "
+            "end, never finishes.")
+
+
+def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True, deadline=None):
     """Compiles one file; on success checks and localizes its object.
 
     check=False skips the object checks: only for the coverage build of a
@@ -210,15 +238,25 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
     # Only the sources and the headers are visible to the compiler: an
     # `#include` or `.incbin` of anything else in the scratch (the harness,
     # with the reference's objects) finds nothing.
-    result = sandbox.run(mode, ["gcc", *cflags, "-Iinclude", "-c", f"src/{build.file}", "-o", raw],
+    limits = COMPILE_LIMITS
+    if deadline is not None:
+        left = deadline - time.monotonic()
+        if left <= 1:
+            build.errors = (f"{build.file} was not compiled: the build's budget of "
+                            f"{BUILD_WALL_SECONDS} s was spent")
+            return
+        limits = dataclasses.replace(limits, wall_seconds=min(limits.wall_seconds, left))
+    result = sandbox.run(mode, ["gcc", *cflags, f"-fmax-include-depth={INCLUDE_DEPTH}", "-Iinclude",
+                                "-c", f"src/{build.file}", "-o", raw],
                          cwd=scratch, hide=[scratch],
                          readable=[os.path.join(scratch, "src"), os.path.join(scratch, "include")],
-                         writable=[obj_dir],
-                         limits=sandbox.Limits(cpu_seconds=60, wall_seconds=90))
+                         writable=[obj_dir], limits=limits)
     log(f"compile {build.file}: {result.describe()}")
     messages = (result.stderr + result.stdout).strip()
     if not result.ok:
-        build.errors = messages or f"the compiler stopped: {result.describe()}"
+        cause = _stopped_cause(build.file, result, messages)
+        build.errors = "\n".join(m for m in (cause, messages) if m) or \
+            f"the compiler stopped: {result.describe()}"
         return
     build.compiled = True
     build.warnings = messages
@@ -266,8 +304,9 @@ def compile_files(mode, scratch, builds, cflags, obj_dir, log, check=True):
     """compile_file on each of builds, side by side: one compiler per file,
     each in its own sandbox, and the machine has a core per file."""
     os.makedirs(obj_dir, exist_ok=True)
+    deadline = time.monotonic() + BUILD_WALL_SECONDS
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for done in [pool.submit(compile_file, mode, scratch, b, cflags, obj_dir, log, check)
+        for done in [pool.submit(compile_file, mode, scratch, b, cflags, obj_dir, log, check, deadline)
                      for b in builds]:
             done.result()
 
