@@ -4,9 +4,12 @@ Every run gets: resource limits (CPU, address space unless valgrind runs,
 file size, open files, processes), a wall-clock limit that kills the whole
 process group, stdout/stderr capped to a head and a tail, a clean
 environment and an empty working directory. Where the kernel allows it,
-bubblewrap adds a private mount namespace (read-only system, private /tmp,
-the project and output directories hidden, only the run's own directories
-writable), no network, and a private PID namespace; when the grader runs as
+bubblewrap adds a private mount namespace with a fresh root (the system's
+toolchain and libraries read-only, SYSTEM_DIRS, then only the run's own
+readable and writable directories, a private /tmp: nothing else of the
+host), no network, and a private PID namespace; without it, an audit
+(lock_out) refuses to grade while the sandbox's user can read any file
+outside the system; when the grader runs as
 root, commands run as an unprivileged user of their own (see below).
 
 Sandbox users. RLIMIT_NPROC counts every process of a uid on the machine,
