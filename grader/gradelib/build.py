@@ -16,6 +16,7 @@ import concurrent.futures
 import dataclasses
 import fcntl
 import fnmatch
+import hashlib
 import os
 import shutil
 import stat
@@ -182,7 +183,7 @@ def copy_harness(scratch):
     model solution's objects are root's alone, so no sandboxed process (a
     student process under valgrind may open files) reads them, with or
     without bubblewrap."""
-    target = os.path.join(scratch, "harness")
+    target = harness(scratch)
     shutil.copytree(config.HARNESS, target,
                     ignore=shutil.ignore_patterns("oracle", "suites", "*.txt", "student_reference"))
     for root, dirs, files in os.walk(target):
@@ -225,6 +226,30 @@ def _stopped_cause(file, result, messages):
             "end, never finishes.")
 
 
+def compile_argv(cflags, file, output, *extra):
+    """The compiler's command line for src/FILE (grader/build-probe uses it too)."""
+    return ["gcc", *cflags, f"-fmax-include-depth={INCLUDE_DEPTH}", "-Iinclude", *extra,
+            "-c", f"src/{file}", "-o", output]
+
+
+def compile_view(scratch, obj_dir):
+    """What a compile sees of the grading (sandbox.run's cwd, readable,
+    writable): the copied sources and the pristine headers, read-only, and
+    its object directory; under bubblewrap nothing else but the system."""
+    return {"cwd": scratch, "hide": [scratch],
+            "readable": [os.path.join(scratch, "src"), os.path.join(scratch, "include")],
+            "writable": [obj_dir]}
+
+
+def link_view(scratch, inputs, output):
+    """What a link sees (sandbox.run's cwd, readable, writable): the
+    directories of its inputs and of its output, nothing else of the
+    scratch."""
+    readable = sorted({os.path.dirname(p) for p in inputs if p.startswith(scratch + os.sep)}
+                      - {os.path.dirname(output)})
+    return {"cwd": scratch, "readable": readable, "writable": [os.path.dirname(output)]}
+
+
 def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True, deadline=None):
     """Compiles one file; on success checks and localizes its object.
 
@@ -246,11 +271,8 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True, deadlin
                             f"{BUILD_WALL_SECONDS} s was spent")
             return
         limits = dataclasses.replace(limits, wall_seconds=min(limits.wall_seconds, left))
-    result = sandbox.run(mode, ["gcc", *cflags, f"-fmax-include-depth={INCLUDE_DEPTH}", "-Iinclude",
-                                "-c", f"src/{build.file}", "-o", raw],
-                         cwd=scratch, hide=[scratch],
-                         readable=[os.path.join(scratch, "src"), os.path.join(scratch, "include")],
-                         writable=[obj_dir], limits=limits)
+    result = sandbox.run(mode, compile_argv(cflags, build.file, raw), limits=limits,
+                         **compile_view(scratch, obj_dir))
     log(f"compile {build.file}: {result.describe()}")
     messages = (result.stderr + result.stdout).strip()
     if not result.ok:
@@ -319,8 +341,21 @@ def make_harness():
     return made.returncode == 0, made.stdout + made.stderr
 
 
+# The harness's directory in a scratch has a name no submission can know
+# (HARNESS_KEY is this grader process's own secret): the scratch is not
+# listable by the sandbox's user (scratch.py), so without bubblewrap a
+# compiler cannot `#include` or `.incbin` "../harness/runner_task0" (the
+# runners hold the suites and must stay readable: Criterion reads its own
+# file), and under bubblewrap the harness is not in a compile's view at all.
+HARNESS_KEY = os.urandom(16)
+
+
+def harness_name(scratch):
+    return "harness-" + hashlib.blake2b(os.fsencode(scratch), key=HARNESS_KEY, digest_size=12).hexdigest()
+
+
 def harness(scratch, *parts):
-    return os.path.join(scratch, "harness", *parts)
+    return os.path.join(scratch, harness_name(scratch), *parts)
 
 
 def student_side_objects(scratch, coverage=False):
@@ -374,11 +409,11 @@ def raw_object(obj_dir, file):
 
 
 def reference_object(scratch, file):
-    return os.path.join(scratch, "harness", "reference", file.replace(".c", ".o"))
+    return harness(scratch, "reference", file.replace(".c", ".o"))
 
 
 def stub_object(scratch, file):
-    return os.path.join(scratch, "harness", "stubs", file.replace(".c", ".o"))
+    return harness(scratch, "stubs", file.replace(".c", ".o"))
 
 
 def _sealed_copy(path):
@@ -424,10 +459,7 @@ def link_student_program(mode, scratch, output, objects, log, static=True, cover
         # The linker sees the directories of its inputs, nothing else of
         # the scratch (and, under bubblewrap, nothing of the host but the
         # system: sandbox.SYSTEM_DIRS).
-        readable = sorted({os.path.dirname(p) for p in argv[1:] if p.startswith(scratch + os.sep)}
-                          - {os.path.dirname(output)})
-        result = sandbox.run(mode, argv, cwd=scratch, readable=readable,
-                             writable=[os.path.dirname(output)],
+        result = sandbox.run(mode, argv, **link_view(scratch, argv[1:], output),
                              limits=sandbox.Limits(cpu_seconds=60, wall_seconds=90), pass_fds=secret_fds)
     finally:
         for fd in secret_fds:

@@ -103,8 +103,9 @@ class Scratch:
         os.chmod(self.top, 0o711)
         self.path = os.path.join(self.top, secrets.token_hex(16))
         os.mkdir(self.path)
-        # The sandbox's user must enter it (and the tmpfs's root, mode=0755).
-        os.chmod(self.path, 0o755)
+        # The sandbox's user must enter it, but not list it: the harness
+        # inside has a secret name (build.harness_name).
+        os.chmod(self.path, 0o711)
         private, why = in_private_namespace()
         if keep:
             why = "--keep-scratch: a tmpfs would vanish with the grader"
@@ -118,7 +119,7 @@ class Scratch:
 
     def _mount(self):
         options = (f"size={config.SCRATCH_BYTES},nr_inodes={config.SCRATCH_FILES},"
-                   "mode=0755,nosuid,nodev")
+                   "mode=0711,nosuid,nodev")
         try:
             done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", self.path],
                                   capture_output=True, text=True, timeout=20, check=False)
