@@ -193,8 +193,14 @@ def detect(hidden_paths, probe_dir):
         for tmp_bytes in (SANDBOX_TMP_BYTES, 0):
             trial = Mode(bwrap=True, user=user, uid=uid, gid=gid, hidden=list(hidden_paths),
                          cgroup=group, tmp_bytes=tmp_bytes)
-            result = run(trial, ["/bin/true"], cwd=probe_dir, writable=[probe_dir],
+            # In a directory of its own: the probe's writable directory
+            # becomes the sandbox user's, and the scratch itself stays
+            # root's (mode 0711: the harness's name inside is secret).
+            trial_dir = os.path.join(probe_dir, f"detect-{tmp_bytes}")
+            os.makedirs(trial_dir, exist_ok=True)
+            result = run(trial, ["/bin/true"], cwd=trial_dir, writable=[trial_dir],
                          limits=Limits(wall_seconds=20))
+            shutil.rmtree(trial_dir, ignore_errors=True)
             if result.ok:
                 mode = trial
                 break
