@@ -207,7 +207,7 @@ def copy_harness(scratch):
 # compiles in a tenth of a second, and a preprocessor bomb (a file that
 # includes itself twice, a macro that expands without end) must cost its
 # submission 0 quickly, never the grading's whole time cap. 10 s of CPU is
-# many times what an honest file takes (the model solution's: 0.2 s); 30 s
+# many times what an honest file takes (the model solution's: under 0.1 s); 30 s
 # of wall time is 15 s of CPU at half a CPU (Gradescope's default).
 COMPILE_LIMITS = sandbox.Limits(cpu_seconds=10, wall_seconds=30, address_space=1 << 30, paced=False)
 INCLUDE_DEPTH = 24
