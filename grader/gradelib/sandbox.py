@@ -627,10 +627,13 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
         pass_fds=()):
     """Runs argv in the sandbox; never raises for the command's own failures.
 
-    hide: directories masked (an empty tmpfs) for this run only, before
-    `readable` and `writable` are bound back in: the compiler sees the
-    submission's sources and the headers, not the harness beside them in the
-    scratch (whose objects include the reference solution's).
+    readable, writable: the only directories of the grading this run sees
+    (under bubblewrap, in a fresh root beside the system, SYSTEM_DIRS;
+    without it, the sandbox's user's permissions and the audit decide).
+    hide: what an older layout masked for this run; a fresh root holds
+    nothing but `readable` and `writable`, so it is kept for the callers'
+    record of intent only (the compiler's: not the harness beside its
+    sources).
 
     side_channel: the command's stdout, whose descriptor number is then in
     $GRADER_SIDE_FD, carries data that must not pass through a file the
