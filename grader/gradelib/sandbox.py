@@ -247,9 +247,10 @@ def audit(mode, allowed=(), roots=("/",)):
     student process could (entering what it may enter, listing what it
     may list), and returns an Audit of the regular, non-empty files it may
     read outside AUDIT_SYSTEM, the kernel's file systems and `allowed`
-    (this grading's own scratch). A directory it may enter but not list
-    is not listed here either: the names inside are private to whoever
-    knows them (the scratch's random name, see scratch.py)."""
+    (this grading's own scratch), and of the directories it may enter but
+    not list (named with a final "/": a file inside at a guessable name
+    would be readable), except a grading's scratch (scratch.py: its only
+    entry has a random name)."""
     skip = tuple(os.path.realpath(p) for p in AUDIT_SYSTEM + AUDIT_PSEUDO + tuple(allowed))
     read_end, write_end = os.pipe()
     start = time.monotonic()
@@ -294,7 +295,19 @@ def _audit_walk(roots, skip, out):
         try:
             entries = os.scandir(directory)
         except OSError:
-            continue        # not ours to list: pruned
+            # Not ours to list. If ours to enter, a file inside at a name
+            # one can guess (/home/ta/grundy-lab/...) is readable all the
+            # same: such a directory is reported (with a "/"), except a
+            # grading's scratch, whose only entry has a random name.
+            try:
+                info = os.stat(directory)
+                scratch_top = (os.path.basename(directory).startswith("grundy-grade-")
+                               and info.st_uid == 0)
+                if os.access(directory, os.X_OK) and not scratch_top:
+                    os.write(out, os.fsencode(directory) + b"/\0")
+            except OSError:
+                pass
+            continue
         with entries:
             for entry in entries:
                 path = entry.path
@@ -322,6 +335,7 @@ def _chmod_advice(paths):
     /srv/grundy-lab, /usr/local/src), or the file itself."""
     places = []
     for path in paths:
+        path = path.rstrip(os.sep) or path
         parts = path.split(os.sep)
         place = path
         for depth in range(3, len(parts)):
@@ -367,7 +381,9 @@ def lock_out(mode, secrets=(), owned=(), allowed=()):
         more = f" and {found.count - len(found.readable)} more" if found.count > len(found.readable) else ""
         raise SecretsReachable(
             f"without bubblewrap the sandbox's user ({mode.user}), and with it the compiler and "
-            f"every student program, could read {found.count} file(s) outside the system: "
+            f"every student program, could read {found.count} file(s) outside the system (a "
+            f"name ending in / is a directory it may enter but not list: a file inside at a name "
+            f"one can guess would be readable): "
             + ", ".join(found.readable) + more + ". Such a file may be a second clone of the "
             "staff repository, a classmate's submission or an earlier grading's output. Make "
             f"them unreadable by others ({_chmod_advice(found.readable)}) and grade again")

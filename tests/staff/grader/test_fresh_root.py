@@ -118,11 +118,20 @@ class Audit(unittest.TestCase):
         os.chmod(os.path.join(root, "closed"), 0o711)   # enterable, not listable
         self.mode = sandbox.Mode(bwrap=False, user=f"uid {self.UID}", uid=self.UID, gid=65534)
 
-    def test_a_readable_file_is_found_and_nothing_else(self):
+    def test_readable_files_and_enterable_unlistable_directories_are_found(self):
         found = sandbox.audit(self.mode, allowed=[os.path.join(self.dir.name, "mine")],
                               roots=(self.dir.name,))
         self.assertTrue(found.complete)
-        self.assertEqual(found.readable, [os.path.join(self.dir.name, "open/clone/reference/grundy_solver.c")])
+        self.assertEqual(sorted(found.readable),
+                         [os.path.join(self.dir.name, "closed") + "/",
+                          os.path.join(self.dir.name, "open/clone/reference/grundy_solver.c")])
+
+    def test_a_gradings_scratch_top_is_not_reported(self):
+        os.rename(os.path.join(self.dir.name, "closed"), os.path.join(self.dir.name, "grundy-grade-x"))
+        os.chmod(os.path.join(self.dir.name, "open"), 0o700)
+        found = sandbox.audit(self.mode, allowed=[os.path.join(self.dir.name, "mine")],
+                              roots=(self.dir.name,))
+        self.assertEqual(found.readable, [])
 
     def test_lock_out_refuses_with_the_chmod(self):
         real = sandbox.audit
@@ -133,6 +142,7 @@ class Audit(unittest.TestCase):
         self.assertIn("grundy_solver.c", str(caught.exception))
         self.assertIn("chmod -R o-rwx", str(caught.exception))
         os.chmod(os.path.join(self.dir.name, "open"), 0o700)   # the fix it names
+        os.chmod(os.path.join(self.dir.name, "closed"), 0o700)
         self.assertEqual(sandbox.lock_out(self.mode, allowed=[os.path.join(self.dir.name, "mine")]).count, 0)
 
     def test_with_bubblewrap_there_is_nothing_to_audit(self):
