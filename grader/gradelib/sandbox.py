@@ -784,6 +784,12 @@ def _give_to(path, uid, gid):
         raise UnsafeWritablePath(f"refusing to hand {path} to the sandbox user: it is not a "
                                  "directory the grading made for itself")
     for root, dirs, files in os.walk(path, followlinks=False):
-        os.chown(root, uid, gid, follow_symlinks=False)
-        for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
-            os.chown(os.path.join(root, name), uid, gid, follow_symlinks=False)
+        for name in [None] + files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
+            try:
+                os.chown(root if name is None else os.path.join(root, name), uid, gid,
+                         follow_symlinks=False)
+            except FileNotFoundError:
+                # Gone meanwhile: a run beside this one sharing the directory
+                # (the two compiles of a build share their object directory,
+                # where gcc keeps its temporary files without bubblewrap).
+                pass
