@@ -444,6 +444,12 @@ def run(submissions_dir, out, jobs=1, seed=None, force=False, shard=None, only=(
         raise BatchError("SUBMISSIONS_DIR must not be inside OUT")
     try:
         os.makedirs(out, exist_ok=True)
+        if os.geteuid() == 0:
+            # The class's results and the batch's seed are root's alone: no
+            # grading's sandbox user (without bubblewrap, every student
+            # process under valgrind) may read a classmate's output, and the
+            # audit of each grading (sandbox.audit) finds nothing here.
+            os.chmod(out, 0o700)
         lock_fd = lock(out)
     except OSError as error:
         raise BatchError(f"cannot use {out} as OUT: {error.strerror or error}") from None

@@ -13,18 +13,18 @@ submission.
 """
 
 import concurrent.futures
+import dataclasses
 import fnmatch
+import hashlib
 import os
 import shutil
 import stat
 import subprocess
+import time
 from dataclasses import dataclass, field
 
 from . import clientreq, config, objcheck, safefs, sandbox
 
-# Compiling a copy of the submission ([limits] compile_*_seconds).
-COMPILE_LIMITS = sandbox.Limits(cpu_seconds=config.LIMITS["compile_cpu_seconds"],
-                                wall_seconds=config.LIMITS["compile_wall_seconds"])
 
 
 class SubmissionError(Exception):
@@ -182,7 +182,7 @@ def copy_harness(scratch):
     probes are execute-only for the sandbox's user, so no sandboxed process
     (a student process under valgrind may open files) reads them, with or
     without bubblewrap."""
-    target = os.path.join(scratch, "harness")
+    target = harness(scratch)
     shutil.copytree(config.HARNESS, target, ignore=shutil.ignore_patterns(*NOT_COPIED))
     for root, dirs, files in os.walk(target):
         os.chmod(root, 0o711)
@@ -195,7 +195,64 @@ def copy_harness(scratch):
             os.chmod(path, mode)
 
 
-def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
+# The build's budget (issue 26): each compile may take COMPILE_LIMITS (CPU,
+# memory, wall time), includes nest at most INCLUDE_DEPTH deep, and a whole
+# build (both files, side by side, with their object checks) ends within
+# BUILD_WALL_SECONDS. The pace does not stretch them: a model answer
+# compiles in a tenth of a second, and a preprocessor bomb (a file that
+# includes itself twice, a macro that expands without end) must cost its
+# submission 0 quickly, never the grading's whole time cap. 10 s of CPU is
+# many times what an honest file takes (the model solution's: under 0.1 s); 30 s
+# of wall time is 15 s of CPU at half a CPU (Gradescope's default). The
+# numbers are [limits] compile_cpu_seconds, compile_wall_seconds and
+# build_wall_seconds of grader/lab.ini; the link of a student program has
+# the same limits.
+COMPILE_LIMITS = sandbox.Limits(cpu_seconds=config.LIMITS["compile_cpu_seconds"],
+                                wall_seconds=config.LIMITS["compile_wall_seconds"],
+                                address_space=1 << 30, paced=False)
+INCLUDE_DEPTH = 24
+BUILD_WALL_SECONDS = config.LIMITS["build_wall_seconds"]
+# What the compiler says when a limit stopped it.
+_STOPPED = ("terminated program", "out of memory", "exceeds maximum of", "virtual memory exhausted",
+            "memory exhausted")
+
+
+def _stopped_cause(file, result, messages):
+    """The sentence naming the build's limit that stopped the compiler, or ""."""
+    if not (result.timed_out or result.signal or any(m in messages for m in _STOPPED)):
+        return ""
+    return (f"The compiler was stopped ({result.describe()}): compiling {file} may take at most "
+            f"{COMPILE_LIMITS.cpu_seconds} s of CPU, {COMPILE_LIMITS.wall_seconds:g} s and "
+            f"{COMPILE_LIMITS.address_space >> 20} MiB of memory, with #include nested at most "
+            f"{INCLUDE_DEPTH} deep. A file that includes itself, or a macro that expands without "
+            "end, never finishes.")
+
+
+def compile_argv(cflags, file, output, *extra):
+    """The compiler's command line for src/FILE (grader/build-probe uses it too)."""
+    return ["gcc", *cflags, f"-fmax-include-depth={INCLUDE_DEPTH}", "-Iinclude", *extra,
+            "-c", f"src/{file}", "-o", output]
+
+
+def compile_view(scratch, obj_dir):
+    """What a compile sees of the grading (sandbox.run's cwd, readable,
+    writable): the copied sources and the pristine headers, read-only, and
+    its object directory; under bubblewrap nothing else but the system."""
+    return {"cwd": scratch, "hide": [scratch],
+            "readable": [os.path.join(scratch, "src"), os.path.join(scratch, "include")],
+            "writable": [obj_dir]}
+
+
+def link_view(scratch, inputs, output):
+    """What a link sees (sandbox.run's cwd, readable, writable): the
+    directories of its inputs and of its output, nothing else of the
+    scratch."""
+    readable = sorted({os.path.dirname(p) for p in inputs if p.startswith(scratch + os.sep)}
+                      - {os.path.dirname(output)})
+    return {"cwd": scratch, "readable": readable, "writable": [os.path.dirname(output)]}
+
+
+def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True, deadline=None):
     """Compiles one file; on success checks and localizes its object.
 
     check=False skips the object checks: only for the coverage build of a
@@ -208,15 +265,22 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True):
     # Only the sources and the headers are visible to the compiler: an
     # `#include` or `.incbin` of anything else in the scratch (the harness,
     # with the reference's objects) finds nothing.
-    result = sandbox.run(mode, ["gcc", *cflags, "-Iinclude", "-c", f"src/{build.file}", "-o", raw],
-                         cwd=scratch, hide=[scratch],
-                         readable=[os.path.join(scratch, "src"), os.path.join(scratch, "include")],
-                         writable=[obj_dir],
-                         limits=COMPILE_LIMITS)
+    limits = COMPILE_LIMITS
+    if deadline is not None:
+        left = deadline - time.monotonic()
+        if left <= 1:
+            build.errors = (f"{build.file} was not compiled: the build's budget of "
+                            f"{BUILD_WALL_SECONDS} s was spent")
+            return
+        limits = dataclasses.replace(limits, wall_seconds=min(limits.wall_seconds, left))
+    result = sandbox.run(mode, compile_argv(cflags, build.file, raw), limits=limits,
+                         **compile_view(scratch, obj_dir))
     log(f"compile {build.file}: {result.describe()}")
     messages = (result.stderr + result.stdout).strip()
     if not result.ok:
-        build.errors = messages or f"the compiler stopped: {result.describe()}"
+        cause = _stopped_cause(build.file, result, messages)
+        build.errors = "\n".join(m for m in (cause, messages) if m) or \
+            f"the compiler stopped: {result.describe()}"
         return
     build.compiled = True
     build.warnings = messages
@@ -270,8 +334,9 @@ def compile_files(mode, scratch, builds, cflags, obj_dir, log, check=True):
     """compile_file on each of builds, side by side: one compiler per file,
     each in its own sandbox, and the machine has a core per file."""
     os.makedirs(obj_dir, exist_ok=True)
+    deadline = time.monotonic() + BUILD_WALL_SECONDS
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for done in [pool.submit(compile_file, mode, scratch, b, cflags, obj_dir, log, check)
+        for done in [pool.submit(compile_file, mode, scratch, b, cflags, obj_dir, log, check, deadline)
                      for b in builds]:
             done.result()
 
@@ -289,8 +354,21 @@ def make_harness():
     return made.returncode == 0, made.stdout + made.stderr
 
 
+# The harness's directory in a scratch has a name no submission can know
+# (HARNESS_KEY is this grader process's own secret): the scratch is not
+# listable by the sandbox's user (scratch.py), so without bubblewrap a
+# compiler cannot `#include` or `.incbin` "../harness/runner_task0" (the
+# runners hold the suites and must stay readable: Criterion reads its own
+# file), and under bubblewrap the harness is not in a compile's view at all.
+HARNESS_KEY = os.urandom(16)
+
+
+def harness_name(scratch):
+    return "harness-" + hashlib.blake2b(os.fsencode(scratch), key=HARNESS_KEY, digest_size=12).hexdigest()
+
+
 def harness(scratch, *parts):
-    return os.path.join(scratch, "harness", *parts)
+    return os.path.join(scratch, harness_name(scratch), *parts)
 
 
 def student_side_objects(scratch, coverage=False):
@@ -306,6 +384,20 @@ def student_side_objects(scratch, coverage=False):
     if coverage:
         objects.append(harness(scratch, "boundary", "gcov_on_crash.o"))
     return objects
+
+
+def view(scratch, *paths):
+    """What a trusted runner or probe (and the student process it starts)
+    may read of the scratch: the harness and the directory of each of
+    `paths` (its student program), never the sources, the objects or
+    another run's directory (the run's own is bound writable)."""
+    dirs = [harness(scratch)]
+    for path in paths:
+        if isinstance(path, str) and path.startswith(scratch + os.sep):
+            where = os.path.dirname(path)
+            if where not in dirs and not where.startswith(harness(scratch) + os.sep):
+                dirs.append(where)
+    return dirs
 
 
 def runner(scratch, task):
@@ -331,7 +423,7 @@ def raw_object(obj_dir, file):
 
 
 def stub_object(scratch, file):
-    return os.path.join(scratch, "harness", "stubs", file.replace(".c", ".o"))
+    return harness(scratch, "stubs", file.replace(".c", ".o"))
 
 
 def standin_object(scratch, file):
@@ -359,9 +451,10 @@ def link_student_program(mode, scratch, output, objects, log, static=True, cover
         # gcov's runtime opens its counter files through
         # gcov_on_crash.c, from descriptors spawn.c opened.
         argv += ["--coverage", "-Wl,--wrap=open,--wrap=mkdir,--wrap=access"]
-    result = sandbox.run(mode, argv, cwd=scratch, readable=[scratch],
-                         writable=[os.path.dirname(output)],
-                         limits=COMPILE_LIMITS)
+    # The linker sees the directories of its inputs, nothing else of the
+    # scratch (and, under bubblewrap, nothing of the host but the system:
+    # sandbox.SYSTEM_DIRS).
+    result = sandbox.run(mode, argv, **link_view(scratch, argv[1:], output), limits=COMPILE_LIMITS)
     log(f"link {os.path.basename(output)}: {result.describe()}")
     if result.ok:
         # whatever the objects were checked for: the bytes of the program

@@ -135,7 +135,7 @@ def report(mode, scratch, cov, html_dir, log):
     argv = [gcovr, data_dir, "--root", data_dir, "--object-directory", data_dir,
             "--filter", os.path.join(data_dir, "src") + "/",
             "--json", os.path.join(report_dir, "coverage.json")]
-    result = sandbox.run(mode, argv, cwd=report_dir, readable=[scratch], writable=[data_dir, report_dir],
+    result = sandbox.run(mode, argv, cwd=report_dir, writable=[data_dir, report_dir],
                          limits=GCOVR_LIMITS)
     if not result.ok:
         return None, f"gcovr failed ({result.describe()}): {result.stderr.strip()[:2000]}"

@@ -136,7 +136,7 @@ def override(environ=os.environ):
 
 def _workload(mode, scratch, copy):
     return sandbox.run(mode, [build.timing_probe(scratch), "--calibrate", "1", str(config.PACE_HEAP)],
-                       cwd=scratch, readable=[scratch],
+                       cwd=scratch, readable=build.view(scratch),
                        limits=sandbox.Limits(cpu_seconds=config.LIMITS["pace_probe_seconds"],
                                              wall_seconds=config.LIMITS["pace_probe_seconds"]))
 

@@ -499,7 +499,12 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
         hidden = [p for p in (config.REPO, out, submission, "/root", "/home")
                   if os.path.isdir(p) and not scratch.startswith(p + os.sep)]
         mode = sandbox.detect(hidden, scratch)
-        sandbox.lock_out(mode, secrets=[config.REPO], owned=[out])
+        # Without bubblewrap, before any student byte is compiled: the
+        # sandbox's user reads nothing outside the system (sandbox.audit)
+        # but this grading's scratch and the submission's own folder.
+        audited = sandbox.lock_out(mode, secrets=[config.REPO], owned=[out], allowed=[space.top, os.path.realpath(source_dir.top)])
+        if audited is not None:
+            log(audited.describe())
         # The pace, before any code of the submission is compiled or run
         # (pace.py): it scales every wall-clock limit, the time cap too.
         build.copy_harness(scratch)

@@ -11,7 +11,7 @@ import json
 import math
 import os
 
-from . import sandbox
+from . import build, sandbox
 
 # The types of the fields the probes' verdicts carry (probe.h); a verdict
 # holding one of another type is malformed, never half-read.
@@ -39,7 +39,7 @@ def run(mode, scratch, argv, name, limits, failure):
     the verdict `failure` with the run's description after its message."""
     run_dir = os.path.join(scratch, "runs", name)
     os.makedirs(run_dir, exist_ok=True)
-    result = sandbox.run(mode, argv, cwd=run_dir, readable=[scratch], writable=[run_dir], limits=limits)
+    result = sandbox.run(mode, argv, cwd=run_dir, readable=build.view(scratch, *argv), writable=[run_dir], limits=limits)
     verdict = parse_verdict(result.stdout, result.ok)
     if verdict is None:
         verdict = dict(failure, message=f"{failure['message']}: {result.describe()}")

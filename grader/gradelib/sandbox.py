@@ -4,9 +4,12 @@ Every run gets: resource limits (CPU, address space unless valgrind runs,
 file size, open files, processes), a wall-clock limit that kills the whole
 process group, stdout/stderr capped to a head and a tail, a clean
 environment and an empty working directory. Where the kernel allows it,
-bubblewrap adds a private mount namespace (read-only system, private /tmp,
-the project and output directories hidden, only the run's own directories
-writable), no network, and a private PID namespace; when the grader runs as
+bubblewrap adds a private mount namespace with a fresh root (the system's
+toolchain and libraries read-only, SYSTEM_DIRS, then only the run's own
+readable and writable directories, a private /tmp: nothing else of the
+host), no network, and a private PID namespace; without it, an audit
+(lock_out) refuses to grade while the sandbox's user can read any file
+outside the system; when the grader runs as
 root, commands run as an unprivileged user of their own (see below).
 
 Sandbox users. RLIMIT_NPROC counts every process of a uid on the machine,
@@ -59,6 +62,24 @@ SANDBOX_TMP_BYTES = 64 << 20   # each run's private /tmp (valgrind's temporary f
 # (Mode.start_clock; [limits] grading_wall_seconds in grader/lab.ini).
 GRADING_WALL_SECONDS = labdef.lab().limits["grading_wall_seconds"]
 
+# The system a sandboxed run sees under bubblewrap: a fresh root (a tmpfs
+# that bubblewrap makes) holding only these, read-only, then the run's own
+# `readable` and `writable` directories, a private /proc (its own PID
+# namespace), a minimal /dev and a private /tmp. Never `--ro-bind / /` with
+# holes: the repository, another clone, a classmate's folder or an earlier
+# grading's output is simply not there, wherever it lies on the host.
+# /usr is given by its parts: a second clone under /usr/local/src or
+# /usr/src would otherwise come with the toolchain.
+SYSTEM_DIRS = ("/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32",
+               "/usr/libexec", "/usr/include", "/usr/local/bin", "/usr/local/lib",
+               "/usr/local/include")
+# Top-level names that are links into /usr on a merged-/usr system
+# (re-created as the same links), or directories of their own elsewhere.
+SYSTEM_TOP = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# What of /etc the tools read: the dynamic loader's cache and configuration,
+# the alternatives' links (cc, ld, ...).
+SYSTEM_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives")
+
 
 @dataclass
 class Limits:
@@ -74,6 +95,9 @@ class Limits:
     # forks failed now and then with EAGAIN; the cgroup caps a grading at
     # 512 whatever this says.
     processes: int = 160
+    # Whether the pace (pace.py) stretches wall_seconds: not for the build,
+    # whose budget is the same on every host (build.COMPILE_LIMITS).
+    paced: bool = True
 
 
 @dataclass
@@ -170,8 +194,14 @@ def detect(hidden_paths, probe_dir):
         for tmp_bytes in (SANDBOX_TMP_BYTES, 0):
             trial = Mode(bwrap=True, user=user, uid=uid, gid=gid, hidden=list(hidden_paths),
                          cgroup=group, tmp_bytes=tmp_bytes)
-            result = run(trial, ["/bin/true"], cwd=probe_dir, writable=[probe_dir],
+            # In a directory of its own: the probe's writable directory
+            # becomes the sandbox user's, and the scratch itself stays
+            # root's (mode 0711: the harness's name inside is secret).
+            trial_dir = os.path.join(probe_dir, f"detect-{tmp_bytes}")
+            os.makedirs(trial_dir, exist_ok=True)
+            result = run(trial, ["/bin/true"], cwd=trial_dir, writable=[trial_dir],
                          limits=Limits(wall_seconds=config.LIMITS["sandbox_probe_seconds"]))
+            shutil.rmtree(trial_dir, ignore_errors=True)
             if result.ok:
                 mode = trial
                 break
@@ -179,20 +209,160 @@ def detect(hidden_paths, probe_dir):
 
 
 class SecretsReachable(RuntimeError):
-    """Without bubblewrap, a file of the grader's own is readable by the
-    sandbox's user (it would be by every student process under valgrind)."""
+    """Without bubblewrap, a file outside the system is readable by the
+    sandbox's user (it would be by the compiler, the linker and every
+    student process under valgrind)."""
 
 
-def lock_out(mode, secrets, owned=()):
-    """Without bubblewrap nothing masks the grader's files: the sandbox's
-    user reaches whatever its permissions let it. So every path of `owned`
-    (made by this grading: its output) is made root's alone, and every path
-    of `secrets` (the grader's own tree: the hidden suites, the model
-    solution, the oracle) must already be out of that user's reach, or the
-    grading is refused: setup.sh does `chmod o-rwx` on the autograder's
-    source. With bubblewrap, or not root (no sandbox user), nothing to do."""
+# Without bubblewrap, what the sandbox's user may read (audit()): the
+# system, as bubblewrap's fresh root holds it (SYSTEM_DIRS), plus the parts
+# of /usr, /etc and /var that hold the system's own data. Everything else a
+# file system holds (/home, /srv, /opt, /tmp, /usr/local/src, /var/www,
+# /mnt...) is walked: a second clone of the staff repository, a class
+# folder or an earlier grading's output there refuses the grading.
+AUDIT_SYSTEM = SYSTEM_DIRS + SYSTEM_TOP + (
+    "/usr/share", "/usr/games", "/usr/src", "/usr/etc", "/usr/local/share", "/usr/local/sbin", "/usr/local/etc",
+    "/usr/local/man", "/usr/local/games", "/etc", "/var/lib", "/var/cache", "/var/log",
+    "/var/backups", "/var/mail", "/var/spool", "/boot")
+# Kernel file systems: not files of anyone's.
+AUDIT_PSEUDO = ("/proc", "/sys", "/dev")
+AUDIT_SHOWN = 12            # files named in the refusal
+AUDIT_WALL_SECONDS = 30.0   # a walk slower than this refuses too (measured: 0.01-0.1 s)
+
+
+@dataclass
+class Audit:
+    readable: list            # the readable files found outside the allowlist (the first few)
+    count: int                # how many in all
+    files_seen: int
+    seconds: float
+    complete: bool = True
+
+    def describe(self):
+        return (f"file-system audit as the sandbox's user: {self.files_seen} files seen in "
+                f"{self.seconds:.2f} s, {self.count} readable outside the system")
+
+
+def audit(mode, allowed=(), roots=("/",)):
+    """Walks the file system as the sandbox's user, the way a compiler or a
+    student process could (entering what it may enter, listing what it
+    may list), and returns an Audit of the regular, non-empty files it may
+    read outside AUDIT_SYSTEM, the kernel's file systems and `allowed`
+    (this grading's own scratch), and of the directories it may enter but
+    not list (named with a final "/": a file inside at a guessable name
+    would be readable), except a grading's scratch (scratch.py: its only
+    entry has a random name)."""
+    skip = tuple(os.path.realpath(p) for p in AUDIT_SYSTEM + AUDIT_PSEUDO + tuple(allowed))
+    read_end, write_end = os.pipe()
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:   # the child: raw os calls only (the grader may hold threads)
+        code = 0
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(mode.gid)
+            os.setuid(mode.uid)
+            _audit_walk(roots, set(skip), write_end)
+        except BaseException:
+            code = 1
+        os._exit(code)
+    os.close(write_end)
+    chunks = []
+    with os.fdopen(read_end, "rb") as pipe:
+        while True:
+            chunk = pipe.read(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            if time.monotonic() - start > AUDIT_WALL_SECONDS:
+                os.kill(pid, signal.SIGKILL)
+                break
+    _, status = os.waitpid(pid, 0)
+    fields = b"".join(chunks).split(b"\0")
+    seen = int(fields[-1]) if fields[-1].isdigit() and os.WIFEXITED(status) else -1
+    found = [f.decode("utf-8", "replace") for f in fields[:-1] if f]
+    return Audit(found[:AUDIT_SHOWN], len(found), max(seen, 0), time.monotonic() - start,
+                 complete=seen >= 0 and os.WEXITSTATUS(status) == 0)
+
+
+def _audit_walk(roots, skip, out):
+    """(in the child, as the sandbox's user) writes each readable file's
+    path and a NUL to out, then the count of files seen."""
+    seen = 0
+    stack = [r for r in roots if r not in skip]
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = os.scandir(directory)
+        except OSError:
+            # Not ours to list. If ours to enter, a file inside at a name
+            # one can guess (/home/ta/grundy-lab/...) is readable all the
+            # same: such a directory is reported (with a "/"), except a
+            # grading's scratch, whose only entry has a random name.
+            try:
+                info = os.stat(directory)
+                scratch_top = (os.path.basename(directory).startswith("grundy-grade-")
+                               and info.st_uid == 0)
+                if os.access(directory, os.X_OK) and not scratch_top:
+                    os.write(out, os.fsencode(directory) + b"/\0")
+            except OSError:
+                pass
+            continue
+        with entries:
+            for entry in entries:
+                path = entry.path
+                if path in skip:
+                    continue
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(path)
+                        continue
+                    if not entry.is_file(follow_symlinks=False):
+                        continue     # links are judged where they lead, when that is walked
+                    seen += 1
+                    if entry.stat(follow_symlinks=False).st_size and os.access(path, os.R_OK):
+                        os.write(out, os.fsencode(path) + b"\0")
+                except OSError:
+                    continue
+    os.write(out, str(seen).encode())
+    os.close(out)
+
+
+def _chmod_advice(paths):
+    """The chmod that makes each place of `paths` unreadable by others: the
+    shallowest directory above the file that is not on the way to the
+    system's (AUDIT_SYSTEM) and is at least two levels down (/home/ta,
+    /srv/grundy-lab, /usr/local/src), or the file itself."""
+    places = []
+    for path in paths:
+        path = path.rstrip(os.sep) or path
+        parts = path.split(os.sep)
+        place = path
+        for depth in range(3, len(parts)):
+            above = os.sep.join(parts[:depth])
+            if not any(system == above or system.startswith(above + os.sep) for system in AUDIT_SYSTEM):
+                place = above
+                break
+        if place not in places:
+            places.append(place)
+    return "chmod -R o-rwx " + " ".join(places)
+
+
+def lock_out(mode, secrets=(), owned=(), allowed=()):
+    """Without bubblewrap nothing masks the host: the sandbox's user reaches
+    whatever its permissions let it. So every path of `owned` (made by this
+    grading: its output) is made root's alone, and then the sandbox's user
+    walks the file system (audit()): any file it may read outside the
+    system and `allowed` (the grading's scratch) refuses the grading,
+    with the chmod that fixes it: the grader's own tree (setup.sh does
+    `chmod o-rwx` on the autograder's source), a second clone of the staff
+    repository, a class folder, an earlier grading's output. `secrets`
+    (the grader's tree) must also not be enterable at all. With
+    bubblewrap (a fresh root holds none of it), or not root (no sandbox
+    user), nothing to do. Returns the Audit, or None when none ran."""
     if mode.bwrap or mode.uid is None:
-        return
+        return None
     for path in owned:
         os.chmod(path, 0o700)
     for path in secrets:
@@ -201,6 +371,24 @@ def lock_out(mode, secrets, owned=()):
                 f"without bubblewrap the sandbox's user ({mode.user}) could read {path}, which holds "
                 f"the grader's secrets (hidden suites, model solution): make it unreadable by others "
                 f"(chmod -R o-rwx {path}, as grader/gradescope/setup.sh does) and grade again")
+    # GRUNDY_AUDIT_ALLOW: more places (":"-separated) staff know hold
+    # nothing of a course's (a vendor's SDK in /opt, say).
+    extra = [p for p in os.environ.get("GRUNDY_AUDIT_ALLOW", "").split(":") if p.startswith("/")]
+    found = audit(mode, [*allowed, *extra])
+    if not found.complete:
+        raise SecretsReachable(f"without bubblewrap the file-system audit did not finish "
+                               f"({found.describe()}); the grading was refused")
+    if found.count:
+        more = f" and {found.count - len(found.readable)} more" if found.count > len(found.readable) else ""
+        raise SecretsReachable(
+            f"without bubblewrap the sandbox's user ({mode.user}), and with it the compiler and "
+            f"every student program, could read {found.count} file(s) outside the system (a "
+            f"name ending in / is a directory it may enter but not list: a file inside at a name "
+            f"one can guess would be readable): "
+            + ", ".join(found.readable) + more + ". Such a file may be a second clone of the "
+            "staff repository, a classmate's submission or an earlier grading's output. Make "
+            f"them unreadable by others ({_chmod_advice(found.readable)}) and grade again")
+    return found
 
 
 def _reachable(path, uid, gid):
@@ -354,19 +542,39 @@ def _first_for_the_oom_killer():
         os.close(fd)
 
 
+def system_view():
+    """[(kind, source, target)] of the system part of every fresh root:
+    kind "symlink" (source is the link's text) or "ro-bind"; what does not
+    exist on this host is left out."""
+    view = []
+    for path in SYSTEM_DIRS + SYSTEM_TOP + SYSTEM_ETC:
+        if os.path.islink(path) and path in SYSTEM_TOP:
+            view.append(("symlink", os.readlink(path), path))
+        elif os.path.exists(path):
+            view.append(("ro-bind", path, path))
+    return view
+
+
 def _bwrap_argv(mode, argv, cwd, readable, writable, env, hide=()):
-    command = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session",
-               "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"]
+    """bubblewrap's command line: a fresh root (see SYSTEM_DIRS) holding the
+    system, then `readable` read-only and `writable` read-write, each at
+    its own path. `mode.hidden` and `hide` name what an older layout (the
+    host's root with holes) masked; nothing of the host outside the lists
+    is in a fresh root, so they need no mount of their own."""
+    command = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
+    for kind, source, target in system_view():
+        command += ["--symlink", source, target] if kind == "symlink" else ["--ro-bind", source, target]
+    command += ["--proc", "/proc", "--dev", "/dev"]
     if mode.tmp_bytes:
         command += ["--size", str(mode.tmp_bytes)]   # applies to the next tmpfs: the private /tmp
     command += ["--tmpfs", "/tmp"]
-    for path in list(mode.hidden) + list(hide):
-        command += ["--tmpfs", path]
     for path in readable:
         command += ["--ro-bind", path, path]
     for path in writable:
         command += ["--bind", path, path]
-    command += ["--chdir", cwd, "--clearenv"]
+    # The working directory exists in the new root even when only paths
+    # below it were bound (bubblewrap makes their parents).
+    command += ["--dir", cwd, "--chdir", cwd, "--clearenv"]
     for key, value in env.items():
         command += ["--setenv", key, value]
     return command + ["--"] + list(argv)
@@ -437,10 +645,13 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
         pass_fds=()):
     """Runs argv in the sandbox; never raises for the command's own failures.
 
-    hide: directories masked (an empty tmpfs) for this run only, before
-    `readable` and `writable` are bound back in: the compiler sees the
-    submission's sources and the headers, not the harness beside them in the
-    scratch (whose objects include the reference solution's).
+    readable, writable: the only directories of the grading this run sees
+    (under bubblewrap, in a fresh root beside the system, SYSTEM_DIRS;
+    without it, the sandbox's user's permissions and the audit decide).
+    hide: what an older layout masked for this run; a fresh root holds
+    nothing but `readable` and `writable`, so it is kept for the callers'
+    record of intent only (the compiler's: not the harness beside its
+    sources).
 
     side_channel: the command's stdout, whose descriptor number is then in
     $GRADER_SIDE_FD, carries data that must not pass through a file the
@@ -451,7 +662,7 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
     pass_fds: descriptors root opened that the command inherits (at the
     same numbers): how a run reads a file its user may not open."""
     limits = limits or Limits()
-    if mode.pace != 1.0:
+    if mode.pace != 1.0 and limits.paced:
         limits = dataclasses.replace(limits, wall_seconds=limits.wall_seconds * mode.pace)
     if mode.deadline is not None:
         left = mode.deadline - time.monotonic()
@@ -575,6 +786,12 @@ def _give_to(path, uid, gid):
         raise UnsafeWritablePath(f"refusing to hand {path} to the sandbox user: it is not a "
                                  "directory the grading made for itself")
     for root, dirs, files in os.walk(path, followlinks=False):
-        os.chown(root, uid, gid, follow_symlinks=False)
-        for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
-            os.chown(os.path.join(root, name), uid, gid, follow_symlinks=False)
+        for name in [None] + files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
+            try:
+                os.chown(root if name is None else os.path.join(root, name), uid, gid,
+                         follow_symlinks=False)
+            except FileNotFoundError:
+                # Gone meanwhile: a run beside this one sharing the directory
+                # (the two compiles of a build share their object directory,
+                # where gcc keeps its temporary files without bubblewrap).
+                pass

@@ -21,6 +21,7 @@ says which mode ran and why, for the log line of the sandbox.
 
 import contextlib
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -93,9 +94,18 @@ class Scratch:
         self.log = log
         self.keep = keep
         self.mounted = False
-        self.path = tempfile.mkdtemp(prefix="grundy-grade-")
-        # The sandbox's user must enter it (and the tmpfs's root, mode=0755).
-        os.chmod(self.path, 0o755)
+        # The scratch is a directory of a random name inside one that only
+        # root may list (mode 0711): the sandbox's user enters its own
+        # grading's scratch by name, but another grading's (grade-all -j,
+        # a uid of its own each) is out of its sight, with or without
+        # bubblewrap, and the audit (sandbox.audit) cannot list it either.
+        self.top = tempfile.mkdtemp(prefix="grundy-grade-")
+        os.chmod(self.top, 0o711)
+        self.path = os.path.join(self.top, secrets.token_hex(16))
+        os.mkdir(self.path)
+        # The sandbox's user must enter it, but not list it: the harness
+        # inside has a secret name (build.harness_name).
+        os.chmod(self.path, 0o711)
         private, why = in_private_namespace()
         if keep:
             why = "--keep-scratch: a tmpfs would vanish with the grader"
@@ -109,7 +119,7 @@ class Scratch:
 
     def _mount(self):
         options = (f"size={config.SCRATCH_BYTES},nr_inodes={config.SCRATCH_FILES},"
-                   "mode=0755,nosuid,nodev")
+                   "mode=0711,nosuid,nodev")
         try:
             done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", self.path],
                                   capture_output=True, text=True, timeout=20, check=False)
@@ -146,7 +156,7 @@ class Scratch:
             if done.returncode != 0:
                 subprocess.run(["umount", "-l", self.path], capture_output=True, check=False)
             self.mounted = False
-        shutil.rmtree(self.path, ignore_errors=True)
+        shutil.rmtree(self.top, ignore_errors=True)
 
 
 def capped_directory(path, size, files):

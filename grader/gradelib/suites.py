@@ -23,7 +23,7 @@ time-outs, the call's and the test's, are multiplied by the grading's pace
 import json
 import os
 
-from . import config, safefs, sandbox
+from . import build, config, safefs, sandbox
 from .results import TestResult
 
 TEST_TIMEOUT = config.LIMITS["test_seconds"]          # per test, native runs ([limits])
@@ -62,7 +62,7 @@ def run_runner(mode, scratch, runner, name, seed, student_program, policy="serve
         argv.append("--filter=@(" + "|".join(t.replace("::", "/") for t in sorted(tests)) + ")")
     limits = limits or sandbox.Limits(cpu_seconds=RUNNER_SECONDS, wall_seconds=RUNNER_SECONDS,
                                       address_space=None if policy == "valgrind" else RUNNER_ADDRESS_SPACE)
-    result = sandbox.run(mode, argv, cwd=run_dir, readable=[scratch],
+    result = sandbox.run(mode, argv, cwd=run_dir, readable=build.view(scratch, runner, student_program),
                          writable=[run_dir, *writable_extra], env=env, limits=limits,
                          side_channel=side_channel)
     records, error = read_report(report)

@@ -64,7 +64,8 @@ def draw_positions(mode, scratch, seed):
 
 def _classify(mode, scratch, probe, heaps):
     result = sandbox.run(mode, [probe, "--classify", *map(str, heaps)], cwd=scratch,
-                         readable=[scratch], limits=sandbox.Limits(cpu_seconds=config.LIMITS["timing_cpu_seconds"],
+                         readable=build.view(scratch, probe),
+                         limits=sandbox.Limits(cpu_seconds=config.LIMITS["timing_cpu_seconds"],
                                                wall_seconds=config.LIMITS["timing_wall_seconds"]))
     return result.stdout.strip() if result.ok else None
 

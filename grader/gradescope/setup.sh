@@ -9,7 +9,8 @@
 #      lacks --cobertura and reports fractions, not percentages);
 #   3. builds the grader's harness once (`make grader-harness`), so every
 #      submission is graded against the same prebuilt objects;
-#   4. makes the source tree root's alone (chmod go-rwx): Gradescope's
+#   4. makes the source tree, and what lies beside it in /autograder but the
+#      submission, root's alone (chmod go-rwx): Gradescope's
 #      container has no bubblewrap, so nothing masks the hidden suites and
 #      the model solution from the grading's sandbox user but permissions,
 #      and the grader refuses to grade while they are reachable;
@@ -68,6 +69,16 @@ print(max(1, math.ceil(cgroup.available_cpus()[0])))' 2>/dev/null) || nproc
 make -C "$source_dir" --no-print-directory -j"$(cpus)" grader-harness
 chmod 755 "$source_dir/run_autograder" "$source_dir/grader/grade"
 chmod -R go-rwx "$source_dir"
+# And what Gradescope puts beside it (/autograder/run_autograder, a copy of
+# ours): without bubblewrap the grader audits the file system as its
+# sandbox's user and refuses while a file outside the system is readable
+# (grader/gradelib/sandbox.py, audit). The submission is the student's own.
+for entry in "$(dirname "$source_dir")"/*; do
+    case "$entry" in
+        "$source_dir" | */submission) ;;
+        *) chmod -R go-rwx "$entry" 2>/dev/null || true ;;
+    esac
+done
 
 if [ -z "${AUTOGRADER_SKIP_SELFTEST:-}" ]; then
     selftest=$(mktemp -d)

@@ -47,6 +47,7 @@ runner_seconds = 240
 valgrind_runner_seconds = 300
 compile_cpu_seconds = 60
 compile_wall_seconds = 90
+build_wall_seconds = 90
 tool_cpu_seconds = 20
 tool_wall_seconds = 30
 gcovr_cpu_seconds = 60
