@@ -34,6 +34,8 @@ import sys
 import tempfile
 import time
 
+from cpu_clock import CpuClock
+
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 GRADE = os.path.join(REPO, "grader", "grade")
 MATERIALIZE = os.path.join(REPO, "tests", "staff", "fixtures", "materialize")
@@ -51,7 +53,6 @@ SKIP_CHECKS = {"fork_storm", "writes_outside", "sigprof_loop", "early_exit", "li
                "partial_reply", "exec_escape", "forged_valgrind_xml", "disk_filler"}
 HONEST_LIMIT, ANY_LIMIT, NEIGHBOUR_LIMIT = 10.0, 60.0, 1.5
 REFERENCE_RUNS = 3          # the model solution's wall time is the median of these
-CPUACCT = "/sys/fs/cgroup/cpuacct"
 
 
 def full_score():
@@ -59,41 +60,6 @@ def full_score():
     sys.path.insert(0, os.path.join(REPO, "grader"))
     from gradelib import config   # noqa: E402 - the grader's own definition of the term
     return float(sum(task.points for task in config.LAB.tasks))
-
-
-class CpuClock:
-    """The CPU seconds of a process and all its descendants: a cgroup v1
-    cpuacct group of its own (the grader moves its sandboxes into memory,
-    pids and cpu groups, never cpuacct), or None where there is none."""
-
-    def __init__(self, tag):
-        self.path = None
-        if os.geteuid() == 0 and os.path.isfile(os.path.join(CPUACCT, "cpuacct.usage")):
-            path = os.path.join(CPUACCT, f"bench-{tag}-{os.getpid()}")
-            try:
-                os.makedirs(path, exist_ok=True)
-                self.path = path
-            except OSError:
-                pass
-
-    def enter(self):
-        """For preexec_fn: the child joins the group before it execs."""
-        if self.path:
-            with open(os.path.join(self.path, "cgroup.procs"), "w", encoding="utf-8") as handle:
-                handle.write(str(os.getpid()))
-
-    def seconds(self):
-        if not self.path:
-            return None
-        with open(os.path.join(self.path, "cpuacct.usage"), encoding="utf-8") as handle:
-            return round(int(handle.read()) / 1e9, 1)
-
-    def close(self):
-        if self.path:
-            try:
-                os.rmdir(self.path)
-            except OSError:
-                pass
 
 
 def materialize(name, into):
@@ -113,8 +79,8 @@ def start(submission, out, name, clock=None):
     argv = [GRADE, submission, "--out", out, "--seed", str(SEED)]
     if name in SKIP_CHECKS:
         argv.append("--skip-object-checks")
-    return subprocess.Popen(argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            preexec_fn=clock.enter if clock else None)
+    return subprocess.Popen(clock.wrap(argv) if clock else argv, cwd=REPO, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
 
 
 def figures(out):
