@@ -3,11 +3,11 @@
     build     -> {file: FileBuild}            compile, check, localize
     suites    -> [TestResult]                 prebuilt runners x student programs
     timing    -> (entries, [TestResult])      trusted probe, CPU from the kernel
-    challenge -> {largest heap...} or None    the leaderboard's figure, no points
     memo      -> [TestResult]                 memo::taskN: a memo seen by the kernel
     memory    -> (findings, [TestResult])     valgrind around the student process
-    growth    -> [TestResult]                 memory measured by the kernel, outside
-    coverage  -> {line_percent, ...} or None  (beside growth: neither is timed)
+    growth    -> [TestResult]                 memory measured by the kernel, outside (beside memory)
+    coverage  -> {line_percent, ...} or None  (beside memory: none of the last four is timed)
+    challenge -> {largest heap...} or None    the leaderboard's figure, no points (beside memory)
     score     -> [TestResult] with points     rubric, then the gates (not timed)
     reports   -> results.json, junit.xml, feedback
 
@@ -402,17 +402,26 @@ def memory_phase(ctx, builds, suite_results):
 
 # ---- growth ------------------------------------------------------------------------------
 
-def growth_phase(ctx, builds, memory_results):
-    """The outside check of every memory test that passed (config.GATES):
-    run only where a memory test needs it."""
-    needed = {t.task for t in memory_results if t.passed}
+def growth_phase(ctx, builds, suite_results):
+    """The outside check of every memory test that passed (config.GATES).
+    It runs beside the memory check, so before its verdicts: for every task
+    whose valgrind run has a test to run (the tests it would check passed),
+    and growth_needed then keeps only those of tasks whose memory test
+    passed."""
+    passed = {t.id for t in suite_results if t.passed}
+    candidates = {task for task in config.TASKS if any(t in passed for t in config.MEMCHECK_TESTS[task])}
     programs = {task: student_program(ctx, builds, task, ctx.trusted_for[task])[0]
-                for task in config.TASKS if task in needed}
-    tests = growth.check(ctx.mode, ctx.scratch, programs, ctx.seed, ctx.log)
-    for t in tests:
-        if t.task not in needed:
-            t.status, t.message = "not_run", "not run: this task's memory check did not pass"
-    return tests
+                for task in config.TASKS if task in candidates}
+    return growth.check(ctx.mode, ctx.scratch, programs, ctx.seed, ctx.log)
+
+
+def growth_needed(tests, memory_results):
+    """The growth verdicts of tasks whose memory test passed; the others are
+    not run, as if the probe had not been asked."""
+    needed = {t.task for t in memory_results if t.passed}
+    return [t if t.task in needed else
+            TestResult(t.id, t.task, "not_run", "not run: this task's memory check did not pass", kind="memory")
+            for t in tests]
 
 
 # ---- scoring ---------------------------------------------------------------------------
@@ -557,27 +566,32 @@ def run_phases(ctx, all_tests):
                                                              "the timing check could not run: " + why,
                                                              kind="timing", flags=_error_flags(why))
                                                   for name in config.TIMED_SHAPES]), builds)
-    challenge_result = ctx.guarded("challenge", challenge_phase, lambda why: None, builds)
     memo_results = ctx.guarded("memo", memo_phase, _memo_not_run, builds, timing_results)
     passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
-    # Coverage runs beside the memory check and the growth probe: none of
-    # the three is timed (their limits are generous time-outs, not
-    # verdicts), so they may share the cores, and together they take
-    # little more than the longest of them.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as beside:
+    # The untimed phases share the two cores: coverage, the challenge and
+    # the growth probe run beside the memory check. None of them earns
+    # points by a time (their limits are generous time-outs); the
+    # challenge's figure is a ratio of CPU times the kernel counts, both
+    # measured in its own probe run, and the growth probe's the memory the
+    # kernel sees, so a neighbour on the other core moves neither. The
+    # graded timing checks and the memo check ran alone above.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as beside:
         cov_done = beside.submit(ctx.guarded, "coverage",
                                  lambda c: coverage.measure(c.mode, c.scratch, builds, c.out,
                                                             c.seed, c.log, passed_public),
                                  lambda why: None)
+        challenge_done = beside.submit(ctx.guarded, "challenge", challenge_phase, lambda why: None, builds)
+        growth_done = beside.submit(
+            ctx.guarded, "growth", growth_phase, lambda why: _kind_failed("growth", "the memory-growth check "
+                                                                          "could not run: " + why),
+            builds, suite_results)
         memory, memory_results = ctx.guarded(
             "memory", memory_phase, lambda why: ([], _kind_failed("memory", "the memory check could "
                                                                   "not run: " + why)),
             builds, suite_results)
-        growth_results = ctx.guarded(
-            "growth", growth_phase, lambda why: _kind_failed("growth", "the memory-growth check "
-                                                             "could not run: " + why),
-            builds, memory_results)
+        growth_results = growth_needed(growth_done.result(), memory_results)
         cov = cov_done.result()
+        challenge_result = challenge_done.result()
     build_tests = results_of_build_tests(builds)
     if ctx.copies_standin:
         for t in build_tests:
