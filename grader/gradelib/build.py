@@ -432,7 +432,7 @@ def standin_object(scratch, file):
     (tests/public/standin/) for the map, else the stubs'. Public code only:
     a student process can read and echo whatever it is linked with."""
     if file == config.POSITION:
-        return os.path.join(scratch, "harness", "standin", file.replace(".c", ".o"))
+        return harness(scratch, "standin", file.replace(".c", ".o"))
     return stub_object(scratch, file)
 
 
