@@ -224,8 +224,11 @@ AUDIT_SYSTEM = SYSTEM_DIRS + SYSTEM_TOP + (
     "/usr/share", "/usr/games", "/usr/src", "/usr/etc", "/usr/local/share", "/usr/local/sbin", "/usr/local/etc",
     "/usr/local/man", "/usr/local/games", "/etc", "/var/lib", "/var/cache", "/var/log",
     "/var/backups", "/var/mail", "/var/spool", "/boot")
-# Kernel file systems: not files of anyone's.
-AUDIT_PSEUDO = ("/proc", "/sys", "/dev")
+# Kernel file systems: not files of anyone's. And the marker files a
+# container engine puts in every container (podman's /run/.containerenv
+# names the engine, the image and the container; Docker's /.dockerenv is
+# empty): the engine's, nothing of the grader's or of a student's.
+AUDIT_PSEUDO = ("/proc", "/sys", "/dev", "/run/.containerenv", "/.dockerenv")
 AUDIT_SHOWN = 12            # files named in the refusal
 AUDIT_WALL_SECONDS = 30.0   # a walk slower than this refuses too (measured: 0.01-0.1 s)
 
