@@ -39,6 +39,7 @@ import fcntl
 import math
 import os
 import pwd
+import random
 import resource
 import shutil
 import signal
@@ -415,7 +416,14 @@ def _claim_sandbox_uid():
     if _uid_lock is not None:
         return _uid_lock[1]
     lock_dir = "/run/lock" if os.access("/run/lock", os.W_OK) else "/tmp"
-    for uid in SANDBOX_UIDS:
+    # From a random place in the pool: gradings in containers of one
+    # machine share its uids but not their lock files, nor always a view of
+    # each other's processes; two that took the same uid would share its
+    # RLIMIT_NPROC (measured: four shard containers on one host, each on
+    # the pool's first uid, failed each other's forks).
+    start = random.SystemRandom().randrange(len(SANDBOX_UIDS))
+    uids = list(SANDBOX_UIDS)
+    for uid in uids[start:] + uids[:start]:
         try:
             pwd.getpwuid(uid)
             continue            # a real account: never borrow it
@@ -429,9 +437,11 @@ def _claim_sandbox_uid():
         except OSError:
             handle.close()
             continue
+        if not _end_processes_of(uid):
+            handle.close()      # in use by a grading this lock does not see
+            continue
         _uid_lock = (handle, uid)
         atexit.register(handle.close)   # the lock ends with the grading
-        _end_processes_of(uid)
         return uid
     raise RuntimeError(f"all {len(SANDBOX_UIDS)} sandbox uids are in use by other gradings")
 
@@ -455,22 +465,36 @@ def _processes_of(uid):
 
 
 def _end_processes_of(uid, wait_seconds=5.0):
-    """Ends what an earlier grading of this uid left dying: RLIMIT_NPROC
-    counts every process of the uid on the machine, so a valgrind still
-    being killed when its grading ended (and released the uid) made this
-    grading's first forks fail with EAGAIN. The uid is no account's, and
-    its lock says no grading holds it, so anything of it is a leftover."""
+    """Whether the uid is free: ends what an earlier grading of this uid on
+    this machine left dying (RLIMIT_NPROC counts every process of the uid,
+    so a valgrind still being killed when its grading ended made this
+    grading's first forks fail with EAGAIN), and says False when the uid
+    has a live process of another PID namespace (a grading in a container
+    whose lock files this grader does not see: never killed, passed over)."""
+    own = _pid_namespace("self")
     deadline = time.monotonic() + wait_seconds
     while True:
         left = _processes_of(uid)
-        if not left or time.monotonic() > deadline:
-            return
+        if not left:
+            return True
+        if any(_pid_namespace(pid) not in (own, None) for pid in left):
+            return False
+        if time.monotonic() > deadline:
+            return False
         for pid in left:
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
         time.sleep(0.05)
+
+
+def _pid_namespace(pid):
+    """The PID namespace of a process (None when it is gone or unreadable)."""
+    try:
+        return os.readlink(f"/proc/{pid}/ns/pid")
+    except OSError:
+        return None
 
 
 def _open_lock_file(path):

@@ -5,6 +5,7 @@ asked for after the cap is not started; both say so (RunResult.capped).
 Plain processes, no sandbox user: the cap is the sandbox module's own."""
 
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -112,6 +113,26 @@ class LeftoversTest(unittest.TestCase):
         self.assertEqual(leftover.wait(timeout=5), -9)
         self.assertLess(time.monotonic() - start, 5)
         self.assertNotIn(leftover.pid, sandbox._processes_of(uid))
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("unshare") and shutil.which("setpriv"),
+                         "needs root, unshare and setpriv")
+    def test_a_process_of_another_pid_namespace_is_left_alone(self):
+        # A grading in another container on this machine (a PID namespace
+        # of its own, lock files this grader does not see) that holds the
+        # uid: the uid is passed over, its process never killed.
+        uid = sandbox.SANDBOX_UIDS[-2]
+        import subprocess
+        holder = subprocess.Popen(["unshare", "--pid", "--fork", "setpriv", f"--reuid={uid}", "--regid=65534",
+                                   "--clear-groups", "/bin/sleep", "60"])
+        self.addCleanup(holder.wait)
+        deadline = time.monotonic() + 5
+        while not sandbox._processes_of(uid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        held = sandbox._processes_of(uid)
+        self.addCleanup(lambda: [os.kill(pid, 9) for pid in sandbox._processes_of(uid)])
+        self.assertTrue(held)
+        self.assertFalse(sandbox._end_processes_of(uid))
+        self.assertEqual(sandbox._processes_of(uid), held)
 
 
 if __name__ == "__main__":
