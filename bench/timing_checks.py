@@ -83,14 +83,20 @@ def grader_programs(fixture_dir, log):
     os.chmod(scratch, 0o755)
     mode = sandbox.detect([REPO], scratch)
     build.copy_harness(scratch)
-    builds = build.copy_sources(fixture_dir, scratch)
-    for b in builds.values():
-        build.compile_file(mode, scratch, b, config.CFLAGS, os.path.join(scratch, "obj"), log)
+    # The model solution is compiled as a submission is: no model object
+    # is in a grading's scratch (build.NOT_COPIED).
+    objects = {}
+    for name, source in (("reference", os.path.join(REPO, "reference")), ("unmemoized", fixture_dir)):
+        for made in ("src", "include"):   # copy_sources makes both anew
+            shutil.rmtree(os.path.join(scratch, made), ignore_errors=True)
+        builds = build.copy_sources(source, scratch)
+        for b in builds.values():
+            build.compile_file(mode, scratch, b, config.CFLAGS, os.path.join(scratch, f"obj_{name}"), log)
+        objects[name] = [builds[f].object for f in config.SUBMISSION_FILES]
     programs = {}
-    for name, objects in (("reference", [build.reference_object(scratch, f) for f in config.SUBMISSION_FILES]),
-                          ("unmemoized", [builds[f].object for f in config.SUBMISSION_FILES])):
+    for name in ("reference", "unmemoized"):
         path = os.path.join(scratch, "bin", f"student_{name}")
-        ok, messages = build.link_student_program(mode, scratch, path, objects, log)
+        ok, messages = build.link_student_program(mode, scratch, path, objects[name], log)
         if not ok:
             raise RuntimeError(f"linking the {name} student program failed: {messages}")
         programs[name] = path
