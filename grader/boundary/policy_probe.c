@@ -225,10 +225,15 @@ static void start_sibling(const char *program)
     sibling = student.pid;
 }
 
-/* The control: the same program, without spawn.c (no filter), tries the
- * calls on processes: it must reach its parent and the sibling, or the
- * probe could not tell a reachable target from an unreachable one. */
-static bool control(const char *program)
+/* The controls: the same program, without spawn.c (no filter), tries the
+ * calls on processes. As the runner's own uid it must reach its parent and
+ * the sibling, or the probe could not tell a reachable target from an
+ * unreachable one. Where the grader gives student processes a uid of
+ * their own (GRADER_STUDENT_UID), a second control runs as that uid: it
+ * still reaches the sibling (a student process like itself) but never the
+ * parent, the runner, though no filter stands in the way: a call the
+ * policies missed would not reach the runner either. */
+static bool control(const char *program, bool as_student)
 {
     int requests[2], replies[2];
     if (pipe(requests) != 0 || pipe(replies) != 0)
@@ -237,6 +242,8 @@ static bool control(const char *program)
     if (pid == 0) {
         dup2(requests[0], 3);
         dup2(replies[1], 4);
+        if (as_student && spawn_become_student_uid() != 0)
+            _exit(126);
         execl(program, "policy-probe-control", (char *)NULL);
         _exit(127);
     }
@@ -247,23 +254,34 @@ static bool control(const char *program)
     bool sent = write(requests[1], request, (size_t)length) == length;
     FILE *answers = fdopen(replies[0], "r");
     char line[512];
-    int reached = 0;
+    int parent = 0, other = 0;
     while (sent && answers != NULL && fgets(line, sizeof line, answers) != NULL) {
         char name[128], result[128];
         int index;
-        if (sscanf(line, "%d %127s %127s", &index, name, result) == 3 &&
-            (strcmp(name, "kill-parent") == 0 || strcmp(name, "kill-sibling") == 0 ||
-             strcmp(name, "prlimit64-get-parent") == 0 || strcmp(name, "prlimit64-get-sibling") == 0) &&
-            starts_with(result, "allowed"))
-            reached++;
+        if (sscanf(line, "%d %127s %127s", &index, name, result) != 3 || !starts_with(result, "allowed"))
+            continue;
+        if (strcmp(name, "kill-parent") == 0 || strcmp(name, "prlimit64-get-parent") == 0)
+            parent++;
+        if (strcmp(name, "kill-sibling") == 0 || strcmp(name, "prlimit64-get-sibling") == 0)
+            other++;
     }
     if (answers != NULL)
         fclose(answers);
     close(requests[1]);
     waitpid(pid, NULL, 0);
-    printf("%s control (no filter): %d of 4 calls on the parent and the sibling reached them %s\n",
-           mode_name, reached, reached == 4 ? "ok" : "CONTROL-FAILED");
-    return reached == 4;
+    /* As the runner's uid beside a student uid, the sibling is another
+     * uid's: only the runner's CAP_KILL reaches it, not prlimit64, so the
+     * student-uid control is the one that shows the sibling reachable. */
+    bool own_uid = getenv("GRADER_STUDENT_UID") == NULL;
+    bool ok = as_student ? parent == 0 && other == 2 : parent == 2 && (other == 2 || !own_uid);
+    if (as_student)
+        printf("%s control (no filter, the student's uid %s): %d of 2 calls reached the parent, "
+               "%d of 2 the sibling %s\n", mode_name, getenv("GRADER_STUDENT_UID"), parent, other,
+               ok ? "ok" : "CONTROL-FAILED");
+    else
+        printf("%s control (no filter): %d of 2 calls reached the parent, %d of 2 the sibling %s\n",
+               mode_name, parent, other, ok ? "ok" : "CONTROL-FAILED");
+    return ok;
 }
 
 int main(int argc, char **argv)
@@ -283,7 +301,9 @@ int main(int argc, char **argv)
     }
     signal(SIGPIPE, SIG_IGN);
     start_sibling(argv[2]);
-    if (!control(argv[2]))
+    if (!control(argv[2], false))
+        return 1;
+    if (getenv("GRADER_STUDENT_UID") != NULL && !control(argv[2], true))
         return 1;
     int count = MAX_ACTIONS, start = 0, runs = 0;
     while (start >= 0 && runs++ < MAX_ACTIONS)

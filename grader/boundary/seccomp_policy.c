@@ -219,6 +219,9 @@ static int add_valgrind_rules(scmp_filter_ctx ctx)
         SCMP_SYS(rt_sigtimedwait), SCMP_SYS(rt_sigpending), SCMP_SYS(rt_sigsuspend),
         SCMP_SYS(sigaltstack), SCMP_SYS(gettid), SCMP_SYS(getpid), SCMP_SYS(getppid),
         SCMP_SYS(getuid), SCMP_SYS(geteuid), SCMP_SYS(getgid), SCMP_SYS(getegid),
+        /* its groups: valgrind asks before running a program its uid does
+         * not own (the student's uid runs the sandbox uid's program) */
+        SCMP_SYS(getgroups),
         SCMP_SYS(arch_prctl), SCMP_SYS(set_tid_address), SCMP_SYS(set_robust_list),
         SCMP_SYS(rseq), SCMP_SYS(futex), SCMP_SYS(getrandom), SCMP_SYS(sched_yield),
         SCMP_SYS(clock_gettime), SCMP_SYS(clock_getres), SCMP_SYS(gettimeofday), SCMP_SYS(time),

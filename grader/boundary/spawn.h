@@ -66,6 +66,13 @@ typedef struct {
 bool student_spawn(student_process *process, const student_spawn_options *options, char *error,
                    size_t error_size);
 
+/* In a forked child: becomes the student's uid named by the runner's
+ * GRADER_STUDENT_UID and GRADER_STUDENT_GID (set by a grader run as root),
+ * in every slot, with no capability; 0 when they are unset. Returns -1
+ * with errno on failure. spawn.c's child calls it; the policy probe's
+ * control too. */
+int spawn_become_student_uid(void);
+
 /* Under valgrind, answers the exec gate's pending questions without
  * waiting: poll process->gate with the process's other descriptors and
  * call this when it is readable. Until the first refusal, up to a few

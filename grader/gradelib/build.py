@@ -170,29 +170,38 @@ def _copy_one(dir_fd, name, dest, build):
 # read; the kernel then also makes the process non-dumpable.) The runners
 # stay readable: Criterion finds its tests by reading its own file.
 TRUSTED_PROGRAMS = ("timing_probe", "growth_probe", "challenge_probe")
+# The suites' runners: readable by the sandbox uid (Criterion reads its own
+# file), never by the student's (copy_harness).
+RUNNERS = "runner_task*"
 # What grading never reads, left out of the scratch: the model solution
 # (its objects and as a student program: a student process is never linked
 # with it, see pipeline.object_for), the oracle's and the suites' objects.
 NOT_COPIED = ("reference", "oracle", "suites", "*.txt", "student_reference")
 
 
-def copy_harness(scratch):
+def copy_harness(scratch, mode=None):
     """Copies the prebuilt harness into the scratch, without NOT_COPIED,
     and locks it: when the grader is root, every file is root's and the
     probes are execute-only for the sandbox's user, so no sandboxed process
     (a student process under valgrind may open files) reads them, with or
-    without bubblewrap."""
+    without bubblewrap. Given the grading's sandbox.Mode with a student uid
+    (the grader is root), the runners, which hold the suites, are readable
+    by the sandbox uid's own group alone: never by a student process."""
     target = harness(scratch)
     shutil.copytree(config.HARNESS, target, ignore=shutil.ignore_patterns(*NOT_COPIED))
+    runners_group = mode.gid if mode is not None and mode.student_uid is not None else None
     for root, dirs, files in os.walk(target):
         os.chmod(root, 0o711)
         for name in files:
             path = os.path.join(root, name)
             if any(fnmatch.fnmatch(name, pattern) for pattern in TRUSTED_PROGRAMS):
-                mode = 0o711
+                permissions = 0o711
+            elif runners_group is not None and fnmatch.fnmatch(name, RUNNERS):
+                os.chown(path, 0, runners_group, follow_symlinks=False)
+                permissions = 0o750
             else:
-                mode = 0o755 if os.stat(path).st_mode & stat.S_IXUSR else 0o644
-            os.chmod(path, mode)
+                permissions = 0o755 if os.stat(path).st_mode & stat.S_IXUSR else 0o644
+            os.chmod(path, permissions)
 
 
 # The build's budget (issue 26): each compile may take COMPILE_LIMITS (CPU,
@@ -456,6 +465,14 @@ def link_student_program(mode, scratch, output, objects, log, static=True, cover
     # sandbox.SYSTEM_DIRS).
     result = sandbox.run(mode, argv, **link_view(scratch, argv[1:], output), limits=COMPILE_LIMITS)
     log(f"link {os.path.basename(output)}: {result.describe()}")
+    if result.ok and mode.student_uid is not None:
+        # The student's uid runs it (and valgrind, as that uid, opens it):
+        # the directory searchable, the program readable, whatever the
+        # grader's umask; nothing else of the scratch is the student's.
+        os.chmod(os.path.dirname(output), 0o711)
+        if not stat.S_ISREG(os.lstat(output).st_mode):
+            return False, "the linked program is not a regular file"
+        os.chmod(output, 0o755, follow_symlinks=False)
     if result.ok:
         # whatever the objects were checked for: the bytes of the program
         # valgrind runs (clientreq.py)

@@ -516,7 +516,7 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
             log(audited.describe())
         # The pace, before any code of the submission is compiled or run
         # (pace.py): it scales every wall-clock limit, the time cap too.
-        build.copy_harness(scratch)
+        build.copy_harness(scratch, mode)
         paced = pace.measure(mode, scratch, log)
         mode.pace, mode.student_address_space_mib = paced.factor, paced.student_address_space_mib
         mode.start_clock()

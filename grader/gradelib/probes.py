@@ -39,7 +39,8 @@ def run(mode, scratch, argv, name, limits, failure):
     the verdict `failure` with the run's description after its message."""
     run_dir = os.path.join(scratch, "runs", name)
     os.makedirs(run_dir, exist_ok=True)
-    result = sandbox.run(mode, argv, cwd=run_dir, readable=build.view(scratch, *argv), writable=[run_dir], limits=limits)
+    result = sandbox.run(mode, argv, cwd=run_dir, readable=build.view(scratch, *argv), writable=[run_dir], limits=limits,
+                         students=True)
     verdict = parse_verdict(result.stdout, result.ok)
     if verdict is None:
         verdict = dict(failure, message=f"{failure['message']}: {result.describe()}")

@@ -18,7 +18,23 @@ fork storm in one grading, or just several gradings at once (grade-all -j),
 would make another grading's runs fail to start. Each grading started as
 root therefore takes a uid of its own from SANDBOX_UIDS (numbers no account
 uses), held with an flock on a file in /run/lock for the grader's lifetime;
-its group is nobody's. Those uids own no file outside the grading.
+its group is the one of the same number, which no account has. Those uids
+own no file outside the grading.
+
+The student's uid. A grading as root claims a second uid of the pool for
+its student processes, with a group of the same number that no account
+has: runs that start student processes (`run(students=True)`: the
+runners and the probes) run as the sandbox uid with CAP_SETUID,
+CAP_SETGID and CAP_KILL as ambient capabilities (`setpriv`; all three
+are in Docker's default set), and spawn.c's child becomes the student's uid in every slot,
+with no capability, before its filter (grader/boundary/README.md, "Calls
+on other processes, and the uids"). Under bubblewrap such a run's
+bubblewrap is started as root without a user namespace (one maps a
+single uid), keeping only those three capabilities; so every directory it
+binds must be one that no sandbox uid could have replaced with a link
+(`_safe_to_bind`). The student's uid reads its program and nothing of
+the harness (the runners are readable by the sandbox uid and its group
+only).
 
 Per-grading caps. Started as root, a grading also makes a cgroup of its own
 (cgroup.py: v2, else v1, else none, named in describe()) that every run
@@ -36,6 +52,7 @@ submission that does not compile.
 import atexit
 import dataclasses
 import fcntl
+import grp
 import math
 import os
 import pwd
@@ -56,7 +73,7 @@ CAP_TAIL = 32 * 1024
 NOBODY = "nobody"
 # Uids for sandboxed runs: one per concurrent grading (see the header).
 SANDBOX_UIDS = range(64200, 64264)
-_uid_lock = None   # the open lock file of the uid this process holds
+_uid_locks = []    # [(open lock file, uid)] of the uids this process holds: the sandbox's, the student's
 _group = None      # this process's cgroup.Group, when root (see _grading_cgroup)
 SANDBOX_TMP_BYTES = 64 << 20   # each run's private /tmp (valgrind's temporary files, gcc's)
 # One grading of any submission ends within this many seconds of wall time
@@ -137,6 +154,10 @@ class Mode:
     user: str | None          # the user commands run as, when dropped from root
     uid: int | None = None
     gid: int | None = None
+    # The student processes' uid and gid (as root: see the header); None:
+    # they share the sandbox uid.
+    student_uid: int | None = None
+    student_gid: int | None = None
     hidden: list = field(default_factory=list)   # paths masked inside the sandbox
     on_run: object = None      # called with (RunResult, cwd) after every run: the raw logs
     cgroup: object = None      # the grading's cgroup.Group (as root), which every run joins
@@ -170,14 +191,17 @@ class Mode:
 
 def detect(hidden_paths, probe_dir):
     """Chooses the strongest isolation this machine supports."""
-    user = uid = gid = None
+    user = uid = gid = student_uid = None
     if os.geteuid() == 0:
-        try:
-            gid = pwd.getpwnam(NOBODY).pw_gid
-        except KeyError:
-            gid = 65534
+        # Files the grading makes are never writable by group or others:
+        # a directory above one that bubblewrap binds as root must not be
+        # the sandbox uids' to rename in (_safe_to_bind).
+        os.umask(os.umask(0) | 0o022)
         uid = _claim_sandbox_uid()
-        user = f"uid {uid} (this grading's own sandbox user)"
+        gid = uid   # a group of its own, like the student's: the runners are readable by it alone
+        student_uid = _claim_sandbox_uid(second=True)
+        user = (f"uid {uid} (this grading's own sandbox user; its student processes: "
+                f"uid {student_uid})")
     if uid is not None:
         # Checked first: otherwise every command (and bubblewrap's probe)
         # fails for want of access, which would look like a submission
@@ -188,13 +212,16 @@ def detect(hidden_paths, probe_dir):
                                f"{probe_dir}: {blocked} is not searchable by it; set TMPDIR to a "
                                "directory every user can enter, such as /tmp")
     group = _grading_cgroup() if uid is not None else None
-    mode = Mode(bwrap=False, user=user, uid=uid, gid=gid, hidden=list(hidden_paths), cgroup=group)
+    ids = dict(uid=uid, gid=gid, student_uid=student_uid, student_gid=student_uid)
+    mode = Mode(bwrap=False, user=user, hidden=list(hidden_paths), cgroup=group, **ids)
+    if student_uid is not None:
+        _check_runner_start(mode, probe_dir)
     if shutil.which("bwrap"):
         # A size-capped private /tmp first (bubblewrap 0.6 and later have
         # --size), else bubblewrap's default one.
         for tmp_bytes in (SANDBOX_TMP_BYTES, 0):
-            trial = Mode(bwrap=True, user=user, uid=uid, gid=gid, hidden=list(hidden_paths),
-                         cgroup=group, tmp_bytes=tmp_bytes)
+            trial = Mode(bwrap=True, user=user, hidden=list(hidden_paths), cgroup=group,
+                         tmp_bytes=tmp_bytes, **ids)
             # In a directory of its own: the probe's writable directory
             # becomes the sandbox user's, and the scratch itself stays
             # root's (mode 0711: the harness's name inside is secret).
@@ -202,11 +229,33 @@ def detect(hidden_paths, probe_dir):
             os.makedirs(trial_dir, exist_ok=True)
             result = run(trial, ["/bin/true"], cwd=trial_dir, writable=[trial_dir],
                          limits=Limits(wall_seconds=config.LIMITS["sandbox_probe_seconds"]))
+            if result.ok and student_uid is not None:
+                # and the way runners start, as root without a user namespace
+                result = run(trial, ["/bin/true"], cwd=trial_dir, writable=[trial_dir], students=True,
+                             limits=Limits(wall_seconds=config.LIMITS["sandbox_probe_seconds"]))
             shutil.rmtree(trial_dir, ignore_errors=True)
             if result.ok:
                 mode = trial
                 break
     return mode
+
+
+def _check_runner_start(mode, probe_dir):
+    """Refuses to grade (RuntimeError, naming the cause) where a runner
+    cannot be started as the student uid's keeper: no setpriv, or a
+    container without CAP_SETUID, CAP_SETGID or CAP_KILL. Never a silent
+    fall back to one uid for runner and student processes."""
+    trial_dir = os.path.join(probe_dir, "detect-runner")
+    os.makedirs(trial_dir, exist_ok=True)
+    try:
+        result = run(mode, ["/bin/true"], cwd=trial_dir, writable=[trial_dir], students=True,
+                     limits=Limits(wall_seconds=config.LIMITS["sandbox_probe_seconds"]))
+    finally:
+        shutil.rmtree(trial_dir, ignore_errors=True)
+    if not result.ok:
+        raise RuntimeError("cannot start a test runner as the grading's sandbox uid with the "
+                           f"capabilities {', '.join(RUNNER_CAPS)} (util-linux's setpriv, as root): "
+                           f"{result.describe()}: {result.stderr.strip()[:300]}")
 
 
 class SecretsReachable(RuntimeError):
@@ -410,11 +459,14 @@ def _grading_cgroup():
     return _group
 
 
-def _claim_sandbox_uid():
-    """A uid of SANDBOX_UIDS that no account and no other grading uses."""
-    global _uid_lock
-    if _uid_lock is not None:
-        return _uid_lock[1]
+def _claim_sandbox_uid(second=False):
+    """A uid of SANDBOX_UIDS that no account and no other grading uses: the
+    grading's sandbox uid, or with `second` its student processes' one
+    (each claimed once per process, and never the same)."""
+    if len(_uid_locks) > (1 if second else 0):
+        return _uid_locks[1 if second else 0][1]
+    if second and not _uid_locks:
+        _claim_sandbox_uid()
     lock_dir = "/run/lock" if os.access("/run/lock", os.W_OK) else "/tmp"
     # From a random place in the pool: gradings in containers of one
     # machine share its uids but not their lock files, nor always a view of
@@ -424,9 +476,16 @@ def _claim_sandbox_uid():
     start = random.SystemRandom().randrange(len(SANDBOX_UIDS))
     uids = list(SANDBOX_UIDS)
     for uid in uids[start:] + uids[:start]:
+        if any(uid == held for _, held in _uid_locks):
+            continue
         try:
             pwd.getpwuid(uid)
             continue            # a real account: never borrow it
+        except KeyError:
+            pass
+        try:
+            grp.getgrgid(uid)
+            continue            # nor a real group (a student uid's group has its number)
         except KeyError:
             pass
         handle = _open_lock_file(os.path.join(lock_dir, f"grundy-grader-uid-{uid}.lock"))
@@ -440,7 +499,7 @@ def _claim_sandbox_uid():
         if not _end_processes_of(uid):
             handle.close()      # in use by a grading this lock does not see
             continue
-        _uid_lock = (handle, uid)
+        _uid_locks.append((handle, uid))
         atexit.register(handle.close)   # the lock ends with the grading
         return uid
     raise RuntimeError(f"all {len(SANDBOX_UIDS)} sandbox uids are in use by other gradings")
@@ -527,7 +586,7 @@ def _unsearchable_parent(path, uid, gid):
         parent = os.path.dirname(parent)
 
 
-def _preexec(limits, mode):
+def _preexec(limits, mode, students=False):
     def apply():
         os.setsid()
         # [limits] gives seconds as numbers; the kernel takes whole ones
@@ -544,11 +603,51 @@ def _preexec(limits, mode):
         _first_for_the_oom_killer()
         if mode.cgroup is not None:
             mode.cgroup.enter()   # while still root: the group's files are root's
-        if mode.uid is not None:
+        if mode.uid is not None and not students:
             os.setgroups([])
             os.setgid(mode.gid)
             os.setuid(mode.uid)
     return apply
+
+
+# What a runner keeps to start student processes of the student uid: to
+# change uid and gid in spawn.c's child (and, at the exec gate, its file
+# system ids for a moment, to read a path from a student process of
+# another uid), and to end them.
+RUNNER_CAPS = ("setuid", "setgid", "kill")
+# What bubblewrap started as root keeps besides, for setpriv alone: to enter
+# the run's directory (the sandbox uid's, maybe 0700) before setpriv leaves
+# root, and to cut the bounding set down to RUNNER_CAPS. setpriv's exec
+# drops both: the runner holds RUNNER_CAPS and can never regain another.
+BWRAP_ROOT_CAPS = ("dac_override", "setpcap")
+
+
+def _as_runner(mode, argv):
+    """argv run by setpriv as the sandbox uid, with RUNNER_CAPS only."""
+    caps = "-all," + ",".join("+" + cap for cap in RUNNER_CAPS)
+    return ["/usr/bin/setpriv", f"--reuid={mode.uid}", f"--regid={mode.gid}", "--clear-groups",
+            f"--inh-caps={caps}", f"--ambient-caps={caps}", f"--bounding-set={caps}", "--"] + list(argv)
+
+
+def _safe_to_bind(path):
+    """Refuses (UnsafeWritablePath) a directory that bubblewrap, started
+    as root, must not bind: one whose path has a link in it, or a
+    directory above it that anyone but root may write (a sticky one of
+    root's, like /tmp, excepted: nobody else can rename root's entries
+    there). Else a sandbox uid that can write above a directory the
+    runner is given could swap it for a link to anything of root's."""
+    path = os.path.abspath(path)
+    here = "/"
+    for part in [p for p in path.split("/") if p]:
+        above = os.lstat(here)
+        if above.st_uid != 0 or (above.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+                                 and not above.st_mode & stat.S_ISVTX):
+            raise UnsafeWritablePath(f"refusing to bind {path} for a runner started as root: "
+                                     f"{here} may be written by others than root")
+        here = os.path.join(here, part)
+        if stat.S_ISLNK(os.lstat(here).st_mode):
+            raise UnsafeWritablePath(f"refusing to bind {path} for a runner started as root: "
+                                     f"{here} is a symbolic link")
 
 
 def _first_for_the_oom_killer():
@@ -582,19 +681,37 @@ def system_view():
     return view
 
 
-def _bwrap_argv(mode, argv, cwd, readable, writable, env, hide=()):
+def _bwrap_argv(mode, argv, cwd, readable, writable, env, hide=(), students=False):
     """bubblewrap's command line: a fresh root (see SYSTEM_DIRS) holding the
     system, then `readable` read-only and `writable` read-write, each at
     its own path. `mode.hidden` and `hide` name what an older layout (the
     host's root with holes) masked; nothing of the host outside the lists
     is in a fresh root, so they need no mount of their own."""
-    command = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
-    for kind, source, target in system_view():
+    if students:
+        # Started as root: no user namespace (it would map one uid, and
+        # the runner's student processes need a second), the other
+        # namespaces as --unshare-all makes them, and no capability but
+        # the runner's (setpriv, first in argv, then leaves root).
+        command = ["bwrap", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+                   "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+        for cap in RUNNER_CAPS + BWRAP_ROOT_CAPS:
+            command += ["--cap-add", f"CAP_{cap.upper()}"]
+    else:
+        command = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session"]
+    system = system_view()
+    if students:
+        command += _searchable_parents([target for _, _, target in system], [])
+    for kind, source, target in system:
         command += ["--symlink", source, target] if kind == "symlink" else ["--ro-bind", source, target]
     command += ["--proc", "/proc", "--dev", "/dev"]
     if mode.tmp_bytes:
         command += ["--size", str(mode.tmp_bytes)]   # applies to the next tmpfs: the private /tmp
+    if students:
+        command += ["--perms", "1777"]   # root's tmpfs: the sandbox and student uids' temporary files
     command += ["--tmpfs", "/tmp"]
+    if students:
+        command += _searchable_parents(list(readable) + list(writable) + [os.path.join(cwd, "x")],
+                                       [target for _, _, target in system], made=["/tmp"])
     for path in readable:
         command += ["--ro-bind", path, path]
     for path in writable:
@@ -605,6 +722,23 @@ def _bwrap_argv(mode, argv, cwd, readable, writable, env, hide=()):
     for key, value in env.items():
         command += ["--setenv", key, value]
     return command + ["--"] + list(argv)
+
+
+def _searchable_parents(paths, mounts, made=()):
+    """bubblewrap's options that make the directories above `paths` (but
+    not `mounts` nor anything inside one, nor what is `made` already)
+    searchable and not listable: started as root, bubblewrap makes them
+    mode 0700, which the runner's uid and the student's could not pass."""
+    options, made = [], set(made)
+    for path in paths:
+        parts = [p for p in os.path.abspath(path).split("/") if p][:-1]
+        for depth in range(1, len(parts) + 1):
+            parent = "/" + "/".join(parts[:depth])
+            inside = any(parent == m or parent.startswith(m + "/") for m in mounts)
+            if parent not in made and not inside:
+                made.add(parent)
+                options += ["--perms", "0711", "--dir", parent]
+    return options
 
 
 class _Capped:
@@ -669,7 +803,7 @@ class _Whole:
 
 
 def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_channel=False, hide=(),
-        pass_fds=()):
+        pass_fds=(), students=False):
     """Runs argv in the sandbox; never raises for the command's own failures.
 
     readable, writable: the only directories of the grading this run sees
@@ -687,7 +821,10 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
     SIDE_CAP bytes, in RunResult.side rather than capped as text.
 
     pass_fds: descriptors root opened that the command inherits (at the
-    same numbers): how a run reads a file its user may not open."""
+    same numbers): how a run reads a file its user may not open.
+
+    students: the command starts student processes (a runner, a probe):
+    as root, they get the grading's student uid (see the header)."""
     limits = limits or Limits()
     if mode.pace != 1.0 and limits.paced:
         limits = dataclasses.replace(limits, wall_seconds=limits.wall_seconds * mode.pace)
@@ -702,12 +839,16 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
     if mode.uid is not None:
         for path in writable:
             _give_to(path, mode.uid, mode.gid)
-    command, popen_env = _command(mode, argv, cwd, readable, writable, env, hide, side_channel)
+    as_root = students and mode.student_uid is not None
+    if as_root and mode.bwrap:
+        for path in list(readable) + list(writable):
+            _safe_to_bind(path)
+    command, popen_env = _command(mode, argv, cwd, readable, writable, env, hide, side_channel, as_root)
     start = time.monotonic()
     try:
         process = subprocess.Popen(command, cwd=cwd, env=popen_env, stdin=subprocess.DEVNULL,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   preexec_fn=_preexec(limits, mode), pass_fds=tuple(pass_fds))
+                                   preexec_fn=_preexec(limits, mode, as_root), pass_fds=tuple(pass_fds))
     except OSError as error:
         return RunResult(list(argv), 127, None, False, 0.0, "", f"cannot start: {error}")
     side = _Whole(process.stdout, SIDE_CAP) if side_channel else None
@@ -726,10 +867,12 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
     return result
 
 
-def _command(mode, argv, cwd, readable, writable, env, hide, side_channel):
+def _command(mode, argv, cwd, readable, writable, env, hide, side_channel, students=False):
     """(the command line, the environment Popen gives it): bubblewrap's
     around argv, or argv itself; the command's own environment is a clean
-    one plus `env`."""
+    one plus `env`. With `students`, setpriv makes the command the sandbox
+    uid with the capabilities a runner needs to start student processes
+    of the student uid (started as root: see the header)."""
     # Temporary files (gcc's, Criterion's sockets, valgrind's vgdb pipes) go
     # to the private /tmp under bubblewrap; without it, to the run's own
     # writable directory, which the grader removes, never to the real /tmp.
@@ -744,8 +887,12 @@ def _command(mode, argv, cwd, readable, writable, env, hide, side_channel):
     if mode.student_address_space_mib:
         clean_env["GRADER_ADDRESS_SPACE_MIB"] = str(mode.student_address_space_mib)
     clean_env.update(env or {})
+    if students:
+        clean_env["GRADER_STUDENT_UID"] = str(mode.student_uid)
+        clean_env["GRADER_STUDENT_GID"] = str(mode.student_gid)
+        argv = _as_runner(mode, argv)
     if mode.bwrap:
-        command = _bwrap_argv(mode, argv, cwd, readable, writable, clean_env, hide)
+        command = _bwrap_argv(mode, argv, cwd, readable, writable, clean_env, hide, students)
         popen_env = {"PATH": "/usr/bin:/bin"}
     else:
         command = list(argv)

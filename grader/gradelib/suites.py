@@ -64,7 +64,7 @@ def run_runner(mode, scratch, runner, name, seed, student_program, policy="serve
                                       address_space=None if policy == "valgrind" else RUNNER_ADDRESS_SPACE)
     result = sandbox.run(mode, argv, cwd=run_dir, readable=build.view(scratch, runner, student_program),
                          writable=[run_dir, *writable_extra], env=env, limits=limits,
-                         side_channel=side_channel)
+                         side_channel=side_channel, students=True)
     records, error = read_report(report)
     for test_id, figure in read_figures(report + ".figures"):
         if test_id in records:

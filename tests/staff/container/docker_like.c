@@ -10,7 +10,12 @@
  * this wrapper applies the part of Docker's profile that matters: unshare,
  * setns, mount, umount, pivot_root and clone with any namespace flag fail
  * with EPERM, clone3 with ENOSYS (glibc then falls back to clone, as it
- * does under Docker). Used with capsh to drop the capabilities:
+ * does under Docker). It also keeps only the capabilities of Docker's
+ * default set (DOCKER_CAPS: no CAP_SYS_PTRACE, CAP_SYS_ADMIN,
+ * CAP_SYS_RESOURCE, CAP_DAC_READ_SEARCH...), in the bounding, permitted,
+ * effective and inheritable sets, so that the grader is tried with what a
+ * container's root really holds. Used with capsh, which runs a shell
+ * command under it:
  *
  *     docker_like capsh --drop=cap_sys_admin,cap_net_admin -- -c 'COMMAND'
  *
@@ -18,10 +23,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static const unsigned long NAMESPACE_FLAGS[] = {CLONE_NEWNS,  CLONE_NEWUSER, CLONE_NEWPID,
@@ -49,13 +58,55 @@ static int load_filter(void)
     return rc;
 }
 
+/* Docker's default capabilities (moby's oci/caps/defaults.go). */
+static const int DOCKER_CAPS[] = {CAP_CHOWN,      CAP_DAC_OVERRIDE, CAP_FSETID,  CAP_FOWNER,
+                                  CAP_MKNOD,      CAP_NET_RAW,      CAP_SETGID,  CAP_SETUID,
+                                  CAP_SETFCAP,    CAP_SETPCAP,      CAP_NET_BIND_SERVICE,
+                                  CAP_SYS_CHROOT, CAP_KILL,         CAP_AUDIT_WRITE};
+
+static bool docker_cap(int cap)
+{
+    for (size_t i = 0; i < sizeof DOCKER_CAPS / sizeof *DOCKER_CAPS; i++)
+        if (DOCKER_CAPS[i] == cap)
+            return true;
+    return false;
+}
+
+/* Leaves only DOCKER_CAPS in every set (the bounding set first: it needs
+ * CAP_SETPCAP, which Docker's set keeps). */
+static int keep_docker_caps(void)
+{
+    __u32 keep[2] = {0, 0};
+    for (int cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++) {
+        if (docker_cap(cap))
+            keep[cap / 32] |= 1u << (cap % 32);
+        else if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0)
+            return -errno;
+    }
+    struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[2];
+    if (syscall(SYS_capget, &header, data) != 0)
+        return -errno;
+    for (int i = 0; i < 2; i++) {
+        data[i].effective &= keep[i];
+        data[i].permitted &= keep[i];
+        data[i].inheritable &= keep[i];
+    }
+    return syscall(SYS_capset, &header, data) == 0 ? 0 : -errno;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: %s COMMAND [ARG...]\n", argv[0]);
         return 2;
     }
-    int rc = load_filter();
+    int rc = keep_docker_caps();
+    if (rc != 0) {
+        fprintf(stderr, "docker_like: cannot keep to Docker's capabilities: %s\n", strerror(-rc));
+        return 125;
+    }
+    rc = load_filter();
     if (rc != 0) {
         fprintf(stderr, "docker_like: cannot load the filter: %s\n", strerror(-rc));
         return 125;
