@@ -82,7 +82,7 @@ def grader_programs(fixture_dir, log):
     scratch = tempfile.mkdtemp(prefix="grundy-bench-")
     os.chmod(scratch, 0o755)
     mode = sandbox.detect([REPO], scratch)
-    build.copy_harness(scratch)
+    build.copy_harness(scratch, mode)
     # The model solution is compiled as a submission is: no model object
     # is in a grading's scratch (build.NOT_COPIED).
     objects = {}

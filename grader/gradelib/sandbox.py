@@ -704,6 +704,11 @@ def _bwrap_argv(mode, argv, cwd, readable, writable, env, hide=(), students=Fals
     for kind, source, target in system:
         command += ["--symlink", source, target] if kind == "symlink" else ["--ro-bind", source, target]
     command += ["--proc", "/proc", "--dev", "/dev"]
+    if students:
+        # root's too: Criterion's arena (boxfort) lives in /dev/shm
+        if mode.tmp_bytes:
+            command += ["--size", str(mode.tmp_bytes)]
+        command += ["--perms", "1777", "--tmpfs", "/dev/shm"]
     if mode.tmp_bytes:
         command += ["--size", str(mode.tmp_bytes)]   # applies to the next tmpfs: the private /tmp
     if students:

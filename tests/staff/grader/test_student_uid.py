@@ -21,7 +21,8 @@ from gradelib import sandbox  # noqa: E402
 # Bit numbers of linux/capability.h: CAP_KILL 5, CAP_SETGID 6, CAP_SETUID 7.
 RUNNER_BITS = (1 << 5) | (1 << 6) | (1 << 7)
 SHOW = ("id -u; id -g; id -G; grep -E '^Cap(Eff|Prm|Amb|Bnd):' /proc/self/status; "
-        "stat -c %a /tmp; echo student=$GRADER_STUDENT_UID:$GRADER_STUDENT_GID")
+        "stat -c %a /tmp; echo student=$GRADER_STUDENT_UID:$GRADER_STUDENT_GID; "
+        "touch /dev/shm/arena && echo shm-writable")
 
 
 @unittest.skipUnless(os.geteuid() == 0, "the student's uid is a root grader's")
@@ -60,6 +61,7 @@ class StudentUidTest(unittest.TestCase):
                 self.assertIn(f"student={mode.student_uid}:{mode.student_gid}", lines)
                 if mode.bwrap:
                     self.assertEqual(lines[3 + len(caps)], "1777", "a /tmp both uids may use")
+                    self.assertIn("shm-writable", lines, "Criterion's arena lives in /dev/shm")
 
     def test_any_other_run_holds_no_capability_and_no_student_uid(self):
         for mode in self._modes():
