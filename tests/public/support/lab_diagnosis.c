@@ -222,7 +222,7 @@ void lab_fail_memo_check(const lab_memo_solver *solver, const char *section, con
     snprintf(saw, sizeof saw, "%s", what);
     const char *cause = lab_memo_evidence(solver);
     if (cause != NULL)
-        LAB_EXPECT(false, SECTION_MEMO_MISTAKES, "%s." LAB_TEST_SAW "%s", cause, saw);
+        LAB_EXPECT(false, solver->section, "%s." LAB_TEST_SAW "%s", cause, saw);
     if (section != NULL)
         LAB_EXPECT(false, section, "%s", saw);
 }

@@ -459,6 +459,7 @@ const lab_memo_solver lab_grundy_solver = {
     .ask = ask_grundy,
     .clear = clear_grundy,
     .clear_name = "grundy_memo_clear",
+    .section = SECTION_MEMO_MISTAKES,
 };
 
 void lab_memo_forgetful(bool on)

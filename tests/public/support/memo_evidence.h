@@ -18,6 +18,9 @@ typedef struct {
     bool (*ask)(const grundy_position *p, bool ask_p);
     void (*clear)(void);    /* empties the solver's memo */
     const char *clear_name; /* "grundy_memo_clear" */
+    /* The handout section a cause points at: the task's own (Task 2's
+     * common mistakes, Task 6's pairs, Task 8's solver), never another's. */
+    const char *section;
     /* Whether the memo is keyed by the reduced position (pairs cancelled,
      * Task 6): a key with two equal heaps is then a mistake. */
     bool reduced_keys;
