@@ -45,5 +45,7 @@ extern const lab_memo_solver lab_grundy_solver;
 void lab_memo_forgetful(bool on);
 /* lab_memo_forgetful(true), as a suite's .init: Task 1's suites. */
 void lab_memo_forgotten(void);
+/* Whether the given table is forgetful in this test (Task 1's suites). */
+bool lab_memo_is_forgotten(void);
 
 #endif /* MEMO_EVIDENCE_H */
