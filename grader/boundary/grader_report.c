@@ -29,7 +29,7 @@
 
 /* The tests in the order they ended, and when each started. A runner
  * holds at most a few hundred tests; one that does not fit is reported
- * without its order (the grader then keeps its suite order). */
+ * without its order (the feedback lists it after the known ones). */
 enum { MOST_TESTS = 4096 };
 static const struct criterion_test *ended[MOST_TESTS];
 static size_t ended_count;
