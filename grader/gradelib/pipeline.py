@@ -479,6 +479,7 @@ def result_entries(scored):
                         else f"Task {t.task} / {name}", "task": t.task, "kind": t.kind,
                         "hidden": t.hidden, "max_score": maximum, "score": earned,
                         "status": t.status, "message": message, "time": t.time,
+                        "order": t.order, "started": t.started,
                         "flags": list(t.flags), "figures": list(t.figures)})
     return entries
 
@@ -566,6 +567,7 @@ def run_phases(ctx, all_tests):
                                                              "the timing check could not run: " + why,
                                                              kind="timing", flags=_error_flags(why))
                                                   for name in config.TIMED_SHAPES]), builds)
+    timing.under_memo_cause(timing_results, suite_results)
     memo_results = ctx.guarded("memo", memo_phase, _memo_not_run, builds, timing_results)
     passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
     # The untimed phases share the two cores: coverage, the challenge and

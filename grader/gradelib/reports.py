@@ -16,7 +16,8 @@ max_score). write_reports(result, out_dir) turns it into four files:
                  cause with its first test's message in full and the list
                  of the other tests it fails (cause_key: the message with
                  its positions, numbers and answers taken out, as `make
-                 test` groups them), timing, valgrind findings, coverage,
+                 test` groups them; time-outs in the order they
+                 happened), timing, valgrind findings, coverage,
                  and the run's seed and sandbox mode.
 
 Trust: any string in the result may come from the submission (messages,
@@ -538,13 +539,42 @@ def _test_name(test) -> str:
     return clean(test.get("name")) or clean(test.get("id"))
 
 
+def _timed_out(test) -> bool:
+    flags = test.get("flags")
+    return _status(test) == "timeout" or (isinstance(flags, list) and "timeout" in flags)
+
+
+def _order(test) -> float:
+    """When the test ended among its runner's tests (suites.result_of);
+    an unknown moment comes after every known one."""
+    order = test.get("order")
+    return float(order) if isinstance(order, int) and not isinstance(order, bool) else math.inf
+
+
+def _in_happening_order(rows) -> list:
+    """Rubric order, except that the time-outs, in the places rubric order
+    gives them, come in the order they happened, as `make test` lists them
+    (order_failures in tests/public/support/lab_report.c): a runner's calls
+    get a shorter limit once one has timed out, so the first time-out is
+    the one that tells the most, and it leads its cause. Other failures keep
+    rubric order, which two gradings of one submission share (the order in
+    which tests running side by side end is not theirs to share)."""
+    slots = [i for i, (test, _, _) in enumerate(rows) if _timed_out(test)]
+    happened = sorted((rows[i] for i in slots), key=lambda row: _order(row[0]))
+    ordered = list(rows)
+    for slot, row in zip(slots, happened):
+        ordered[slot] = row
+    return ordered
+
+
 def _causes(result, rows) -> tuple:
     """(causes, hidden): the visible tests that failed or earn nothing,
     grouped by cause in the order of each cause's first test (rubric
-    order), each cause a list of tests; and the hidden ones, as (test,
-    ordinal), which are never grouped (their messages are not shown)."""
+    order, the time-outs in the order they happened: _in_happening_order),
+    each cause a list of tests; and the hidden ones, as (test, ordinal),
+    which are never grouped (their messages are not shown)."""
     causes, hidden = {}, []
-    for test, _, ordinal in rows:
+    for test, _, ordinal in _in_happening_order(rows):
         if _status(test) == "passed" and not _withheld(test):
             continue
         if _masked(result, test):

@@ -14,6 +14,10 @@ figures: what a test rests on that only the student process can report
          valgrind for a memory check); such a test earns its points only
          when a check made from outside agrees (see config.GATES)
 withheld: why a passed test earns no points (a failed gate), or ""
+order:   a suite test's rank among its runner's tests in the order they
+         ended (1 first), started: seconds from the runner's start to the
+         test's (grader/boundary/grader_report.c); None when unknown. The
+         feedback lists time-outs in that order.
 """
 
 from dataclasses import dataclass, field
@@ -33,6 +37,8 @@ class TestResult:
     figures: list = field(default_factory=list)
     flags: list = field(default_factory=list)
     withheld: str = ""
+    order: int | None = None
+    started: float | None = None
 
     @property
     def hidden(self):

@@ -137,7 +137,15 @@ def result_of(test_id, record, report_error):
     listed = record.get("figures")
     figures = [f for f in (listed if isinstance(listed, list) else []) if isinstance(f, str)]
     time = record.get("time") if isinstance(record.get("time"), (int, float)) else None
-    return TestResult(test_id, task, status, message, time=time, figures=figures, flags=flags)
+    # When it ran (grader_report.c, the runner's clock): its rank among the
+    # runner's tests in the order they ended, and its start.
+    order = record.get("order")
+    order = order if isinstance(order, int) and not isinstance(order, bool) and order >= 1 else None
+    started = record.get("started")
+    started = round(float(started), 3) if isinstance(started, (int, float)) and not isinstance(started, bool) \
+        and 0 <= started < 1e6 else None
+    return TestResult(test_id, task, status, message, time=time, figures=figures, flags=flags,
+                      order=order, started=started)
 
 
 def _strip_location(message):

@@ -25,12 +25,17 @@ no timing point at all.
 The positions (config.TIMED_SHAPES) are drawn from the seed, so they
 cannot be looked up in advance; the oracle (the probe's --classify) picks
 two-heap positions of a given outcome.
+
+A failed timing check is told under the memo mistake that the timed task's
+own suite named (under_memo_cause), so that one bug is one cause in the
+feedback, its timing checks listed with its other tests.
 """
 
 import math
 import random
 
 from . import build, config, probes, sandbox
+from .reports import TEST_SAW   # a memo mistake's message: "CAUSE. What the test saw: ..."
 from .results import TestResult
 
 
@@ -176,3 +181,28 @@ def _test_result(entry):
                    "calibration solver's")
     timed = next(t.number for t in config.LAB.tasks if t.timed)
     return TestResult("timing::" + entry["name"], timed, status, message, kind="timing", flags=flags)
+
+
+def under_memo_cause(timing_tests, suite_results):
+    """Opens each failed timing check's message with the memo mistake that
+    a public test of the timed task named, as `make test`'s timing tests
+    do (test_task2.c): the probe's fresh student process keeps no record a
+    trusted program judges, but the suite's runner read the memo's record
+    of the same code from its student process (OP_MEMO_RECORD_READ,
+    grader/boundary/README.md, "The memo's record") and named the cause
+    from the oracle (tests/public/support/memo_evidence.c). The message is
+    then "CAUSE. What the test saw: <the timing check's own words>", keyed
+    by the cause as the suite's (reports.cause_key), so the feedback shows
+    the cause once and lists the timing checks among its tests. Words only:
+    no point moves. A hidden test's cause is not used (its message is not
+    shown). Only a check that ran and failed ("solving {position}...") is
+    told so: one that could not run says why, in its own words."""
+    timed = next((t.number for t in config.LAB.tasks if t.timed), None)
+    cause = next((t.message.split(TEST_SAW, 1)[0] for t in suite_results
+                  if t.task == timed and not t.hidden and not t.passed and TEST_SAW in t.message), None)
+    if not cause:
+        return
+    for t in timing_tests:
+        if t.kind == "timing" and not t.passed and t.message.startswith("solving "):
+            t.message = cause + TEST_SAW + t.message
+

@@ -298,11 +298,16 @@ static void expect_fast(const int *heaps, size_t n)
                "solving %s from an empty memo ended the process with exit status %d instead of "
                "returning an answer%s",
                text, r.exit_status, r.exit_status == 1 ? CHILD_EXIT_1_TEXT : "");
-    LAB_EXPECT(r.outcome == TIMED_ANSWERED, SECTION_TIMING,
-               "solving %s from an empty memo did not finish within its CPU budget of %.3f s "
-               "(%g x the calibration solver's %.4f s on the same machine); is every answer "
-               "remembered, by both grundy_is_p_position and grundy_is_n_position?",
-               text, budget, (double)LAB_TIMING_RATIO, calibration);
+    /* Over budget: the child's memo is gone with it, but the memo's record
+     * in this process names a memo mistake behind the slowness (it asks
+     * about three small heaps, which the untimed tests solve here too), so
+     * this failure is told under the cause that also fails the counting
+     * tests. */
+    LAB_EXPECT_MEMO(&lab_grundy_solver, r.outcome == TIMED_ANSWERED, SECTION_TIMING,
+                    "solving %s from an empty memo did not finish within its CPU budget of %.3f s "
+                    "(%g x the calibration solver's %.4f s on the same machine); is every answer "
+                    "remembered, by both grundy_is_p_position and grundy_is_n_position?",
+                    text, budget, (double)LAB_TIMING_RATIO, calibration);
     lab_expect_answer_from_elsewhere(heaps, n, " from an empty memo", true, r.is_p, SECTION_SOLVER);
     cr_log_info("%s: %.4f s CPU, budget %.3f s (%.1f%% of it)", text, r.cpu_seconds, budget,
                 100 * r.cpu_seconds / budget);

@@ -222,7 +222,7 @@ void lab_fail_memo_check(const lab_memo_solver *solver, const char *section, con
     snprintf(saw, sizeof saw, "%s", what);
     const char *cause = lab_memo_evidence(solver);
     if (cause != NULL)
-        LAB_EXPECT(false, SECTION_MEMO_MISTAKES, "%s." LAB_TEST_SAW "%s", cause, saw);
+        LAB_EXPECT(false, solver->section, "%s." LAB_TEST_SAW "%s", cause, saw);
     if (section != NULL)
         LAB_EXPECT(false, section, "%s", saw);
 }
@@ -240,6 +240,20 @@ static void expect_answer(const int *heaps, size_t n, const char *note, bool ask
     snprintf(what, sizeof what, "%s(%s)%s returned %s; the position is %s", question, text, note,
              answer ? "true" : "false", lab_outcome_text(expected_p));
     size_t memo_size = lab_memo_size_if_written();
+    /* Task 1's tests make the given table forget, so that they test the
+     * recursion alone; a memo the solver keeps all the same is one of its
+     * own, which no test can set aside: the student is told that this
+     * result rests on it (a memo written without the given table is not
+     * the lab's, and the handout's Task 2 asks for memo_table). */
+    if (memo_size > 0 && lab_memo_is_forgotten()) {
+        size_t used = strlen(what);
+        snprintf(what + used, sizeof what - used,
+                 ". Task 1's tests make the given memo_table forget every answer, so that they test "
+                 "the recursion alone, but grundy_memo_size() is %zu: your solver keeps a memo of its "
+                 "own, which they cannot set aside, so this result rests on that memo too (Task 2 "
+                 "asks for the given memo_table: handout #task-2)",
+                 memo_size);
+    }
     if (memo_size > 0)
         fail_with_memo_cause(heaps, n, asked_p, expected_p, memo_size, what, section);
     LAB_EXPECT(false, section, "%s", what);

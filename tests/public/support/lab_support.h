@@ -204,7 +204,8 @@ void lab_expect_answer_from_elsewhere(const int *heaps, size_t n, const char *no
 
 /* LAB_EXPECT for a check of a memo: when it fails, the memo's own record
  * (memo_evidence.h) is asked first, and a cause it shows opens the message
- * (section #task-2-mistakes), followed by what the test saw. `solver` is a
+ * (the solver's own section: Task 2's common mistakes, or Task 6's or Task 8's
+ * section), followed by what the test saw. `solver` is a
  * const lab_memo_solver *, e.g. &lab_grundy_solver. */
 #define LAB_EXPECT_MEMO(solver, condition, section, ...)                    \
     do {                                                                    \

@@ -459,12 +459,22 @@ const lab_memo_solver lab_grundy_solver = {
     .ask = ask_grundy,
     .clear = clear_grundy,
     .clear_name = "grundy_memo_clear",
+    .section = SECTION_MEMO_MISTAKES,
 };
+
+static bool forgotten;
 
 void lab_memo_forgetful(bool on)
 {
-    if (memo_record_set_forgetful != NULL)
+    if (memo_record_set_forgetful != NULL) {
         memo_record_set_forgetful(on);
+        forgotten = on;
+    }
+}
+
+bool lab_memo_is_forgotten(void)
+{
+    return forgotten;
 }
 
 void lab_memo_forgotten(void)

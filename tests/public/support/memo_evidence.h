@@ -18,6 +18,9 @@ typedef struct {
     bool (*ask)(const grundy_position *p, bool ask_p);
     void (*clear)(void);    /* empties the solver's memo */
     const char *clear_name; /* "grundy_memo_clear" */
+    /* The handout section a cause points at: the task's own (Task 2's
+     * common mistakes, Task 6's pairs, Task 8's solver), never another's. */
+    const char *section;
     /* Whether the memo is keyed by the reduced position (pairs cancelled,
      * Task 6): a key with two equal heaps is then a mistake. */
     bool reduced_keys;
@@ -42,5 +45,7 @@ extern const lab_memo_solver lab_grundy_solver;
 void lab_memo_forgetful(bool on);
 /* lab_memo_forgetful(true), as a suite's .init: Task 1's suites. */
 void lab_memo_forgotten(void);
+/* Whether the given table is forgetful in this test (Task 1's suites). */
+bool lab_memo_is_forgotten(void);
 
 #endif /* MEMO_EVIDENCE_H */

@@ -29,7 +29,8 @@ static const lab_memo_solver *evidence_solver(const memo_solver *s)
     static lab_memo_solver solver;
     asked = s;
     solver = (lab_memo_solver){.is_p_name = s->name, .ask = ask_asked, .clear = clear_asked,
-                               .clear_name = s->clear_name, .reduced_keys = s->reduced_keys};
+                               .clear_name = s->clear_name, .section = s->section,
+                               .reduced_keys = s->reduced_keys};
     return &solver;
 }
 

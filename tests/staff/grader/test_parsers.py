@@ -233,6 +233,15 @@ class RunnerReport(unittest.TestCase):
         result = suites.result_of("task0::x", {"status": "failed", "messages": ["m" * 10**6]}, None)
         self.assertLessEqual(len(result.message), suites.MESSAGE_CAP)
 
+    def test_when_a_test_ran_is_read_and_checked(self):
+        # grader_report.c's "order" (rank of its end) and "started" (seconds).
+        result = suites.result_of("task1::x", {"status": "timeout", "order": 3, "started": 1.25}, None)
+        self.assertEqual((result.order, result.started), (3, 1.25))
+        for order, started in ((0, -1), (True, "1"), ("3", float("nan")), (-2, 1e12), (2.5, None)):
+            result = suites.result_of("task1::x", {"status": "timeout", "order": order, "started": started},
+                                      None)
+            self.assertEqual((result.order, result.started), (None, None), (order, started))
+
     def test_task_of_odd_ids(self):
         self.assertEqual(suites.task_of("task2_hidden::x"), 2)
         self.assertEqual(suites.task_of("garbage"), -1)

@@ -679,6 +679,55 @@ class CauseGroupingTest(ReportsCase):
         self.assertIn("Hidden test 1 failed", md)
 
 
+class TimeOutOrderTest(ReportsCase):
+    """Issue 27, item 3: time-outs are listed in the order they happened
+    (the runner's "order": grader_report.c, suites.result_of), not in suite
+    (alphabetical) order; other failures keep rubric order."""
+
+    SPIN = ("grundy_is_p_position({19=1}) did not return within 5 s: an endless loop?\n"
+            "      (handout: handouts/grundy-lab.html#task-1)")
+    SLOW = ("grundy_is_p_position({17=2}) did not return within 1 s: an endless loop?\n"
+            "      (handout: handouts/grundy-lab.html#task-1)")
+
+    def result(self, orders):
+        # alpha, beta and gamma in rubric order; beta passed; alpha and gamma
+        # timed out, gamma first when orders says so.
+        # Both calls' time-outs (the proxy's limit, flagged by suites.result_of).
+        alpha = make_test("task1::alpha_spins", 1, "failed", message=self.SLOW)
+        beta = make_test("task1::beta_passes", 1, "passed")
+        gamma = make_test("task1::gamma_spins", 1, "failed", message=self.SPIN)
+        alpha["flags"] = gamma["flags"] = ["timeout"]
+        alpha["order"], gamma["order"] = orders
+        beta["order"] = 2
+        return make_result([alpha, beta, gamma])
+
+    def test_the_first_time_out_leads_its_cause(self):
+        for name in ("feedback.md", "feedback.html"):
+            with self.subTest(file=name):
+                page = self.write(self.result((3, 1)))[name].replace("\\_", "_")
+                # gamma ended first: it is the case shown in full, alpha is listed after it
+                self.assertIn("{19=1}", page)
+                self.assertNotIn("{17=2}", page)
+                self.assertIn("fails 1 more test: Task 1 / alpha_spins", page)
+                self.assertLess(page.index("gamma_spins"), page.index("alpha_spins"))
+
+    def test_suite_order_when_they_happened_in_it(self):
+        # The control: the same tests, alpha first in time as in the suite.
+        page = self.write(self.result((1, 3)))["feedback.md"].replace("\\_", "_")
+        self.assertIn("{17=2}", page)
+        self.assertIn("fails 1 more test: Task 1 / gamma_spins", page)
+        self.assertLess(page.index("alpha_spins"), page.index("gamma_spins"))
+
+    def test_an_unknown_moment_comes_last_and_failures_keep_rubric_order(self):
+        first = make_test("task1::a_wrong", 1, "failed", message=self.SLOW.replace("did not return", "hung"))
+        second = make_test("task1::b_spins", 1, "timeout", message=self.SLOW)   # no order: unknown
+        third = make_test("task1::c_spins", 1, "timeout", message=self.SPIN)
+        first["order"], third["order"] = 9, 4
+        md = self.write(make_result([first, second, third]))["feedback.md"].replace("\\_", "_")
+        self.assertLess(md.index("a_wrong"), md.index("c_spins"))   # a failure keeps its place
+        self.assertLess(md.index("c_spins"), md.index("b_spins"))   # known before unknown
+
+
 # ---- atomic writes -----------------------------------------------------------
 
 class AtomicWriteTest(ReportsCase):
