@@ -22,7 +22,7 @@ from gradelib import sandbox  # noqa: E402
 RUNNER_BITS = (1 << 5) | (1 << 6) | (1 << 7)
 SHOW = ("id -u; id -g; id -G; grep -E '^Cap(Eff|Prm|Amb|Bnd):' /proc/self/status; "
         "stat -c %a /tmp; echo student=$GRADER_STUDENT_UID:$GRADER_STUDENT_GID; "
-        "touch /dev/shm/arena && echo shm-writable")
+        "touch /dev/shm/arena-$$ 2>/dev/null && echo shm-writable; rm -f /dev/shm/arena-$$")
 
 
 @unittest.skipUnless(os.geteuid() == 0, "the student's uid is a root grader's")
