@@ -236,7 +236,8 @@ def _note_shared_file(ctx, tasks, done):
         if forgotten is not None and task not in failing and forgotten in failing:
             ctx.notes.append(f"{_tasks_text([task])} was tested with the memo forgotten (every lookup "
                              f"misses, every store is dropped), so its points rest on the recursion "
-                             f"alone; {_tasks_text([forgotten])}'s failures are the memo's.")
+                             f"alone (and on a memo of your own, if your solver keeps one beside the "
+                             f"given memo_table); {_tasks_text([forgotten])}'s failures are the memo's.")
 
 
 def _tasks_by_file():

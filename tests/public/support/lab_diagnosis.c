@@ -183,6 +183,18 @@ static void fail_with_memo_cause(const int *heaps, size_t n, bool asked_p, bool 
         total += heaps[i];
     if (cause == NULL && total <= 20)
         cause = cause_by_question_order(heaps, n, facts, sizeof facts);
+    /* A memo of the solver's own (no call of the given table on record):
+     * the question order shows that a second answer came from a wrong
+     * entry, but not whether it was stored under another position or
+     * before it was known (seen: a key one move off read as "stored
+     * before the moves are searched"). */
+    if (cause != NULL && lab_memo_evidence_saw_own_memo())
+        cause = "your solver's own memo (it never calls the given memo_table, so the tests cannot "
+                "see its entries) answered the second question with something other than the "
+                "first's answer: an answer is stored under another position than the one solved "
+                "(a move of it, say), or stored before it is known. Store exactly the answer you "
+                "return, under the position you solved, after the loop over the moves; Task 2 "
+                "asks for the given memo_table, whose calls the tests can read";
     if (cause != NULL)
         LAB_EXPECT(false, SECTION_MEMO_MISTAKES, "%s. %s: %s", what, facts,
                    cause);

@@ -368,8 +368,18 @@ typedef struct {
     question_record r1, r2, r3, r4;
 } probe_records;
 
+/* Whether the last lab_memo_evidence() read a record in which the solver
+ * never called the given table. */
+static bool saw_no_given_call;
+
+bool lab_memo_evidence_saw_own_memo(void)
+{
+    return saw_no_given_call;
+}
+
 const char *lab_memo_evidence(const lab_memo_solver *s)
 {
+    saw_no_given_call = false;
     if (memo_record_reset == NULL || memo_record_read == NULL)
         return NULL;
     static probe_records q[PROBES];
@@ -392,6 +402,7 @@ const char *lab_memo_evidence(const lab_memo_solver *s)
     }
     lab_trace("%s()", s->clear_name);
     s->clear();
+    saw_no_given_call = !any_call;
     if (!any_call)
         return NULL; /* no call of the given table: a memo of its own, or none */
     /* Each kind of evidence over every probe before the next kind: the

@@ -32,6 +32,11 @@ typedef struct {
  * solver's memo. */
 const char *lab_memo_evidence(const lab_memo_solver *solver);
 
+/* After lab_memo_evidence() found no cause: whether its record showed the
+ * solver never calling the given memo_table (a memo of its own, whose
+ * entries no test can see). */
+bool lab_memo_evidence_saw_own_memo(void);
+
 /* For a solver keyed by reduced positions, the reduced-key cause when the
  * record since the last memo_record_reset() holds a key with two equal
  * heaps (a question about `text`), else NULL. */
