@@ -24,7 +24,7 @@ static void clear_asked(void)
 }
 
 /* The evidence for a failed check of `s`'s memo. */
-static const lab_memo_solver *evidence_solver(const memo_solver *s)
+const lab_memo_solver *memo_solver_evidence(const memo_solver *s)
 {
     static lab_memo_solver solver;
     asked = s;
@@ -49,9 +49,9 @@ uint64_t memo_solver_ask_within(const memo_solver *s, const int *heaps, size_t n
     uint64_t used = expansions();
     grundy_free(p);
     bool expected = oracle_is_p(heaps, n);
-    LAB_EXPECT_MEMO(evidence_solver(s), is_p == expected, s->section, "%s(%s)%s returned %s; it is %s", s->name,
+    LAB_EXPECT_MEMO(memo_solver_evidence(s), is_p == expected, s->section, "%s(%s)%s returned %s; it is %s", s->name,
                lab_heaps_text(heaps, n), how, is_p ? "true" : "false", lab_outcome_text(expected));
-    LAB_EXPECT_MEMO(evidence_solver(s), bound == 0 || used <= bound, s->section,
+    LAB_EXPECT_MEMO(memo_solver_evidence(s), bound == 0 || used <= bound, s->section,
                "%s(%s)%s called grundy_get_moves %llu times, but it may meet only %llu distinct "
                "positions (counting {}); a memoized search expands each at most once",
                s->name, lab_heaps_text(heaps, n), how, (unsigned long long)used, (unsigned long long)bound);
@@ -70,13 +70,13 @@ void memo_solver_expect_own_memo(const memo_solver *s, int heap, uint64_t bound)
     if (s->reduced_keys && alloc_block_state != NULL && memo_record_reset != NULL) {
         memo_record_reset();
         (void)memo_solver_ask(s, LAB_HEAPS(5, 7, 7));
-        const char *cause = lab_memo_unreduced_key(evidence_solver(s), "{5=1, 7=2}");
+        const char *cause = lab_memo_unreduced_key(memo_solver_evidence(s), "{5=1, 7=2}");
         LAB_EXPECT(cause == NULL, s->section, "%s", cause);
         s->memo_clear();
     }
     (void)memo_solver_ask(s, &heap, 1);
     size_t size = s->memo_size();
-    LAB_EXPECT_MEMO(evidence_solver(s), size >= 1 && size <= bound, s->section,
+    LAB_EXPECT_MEMO(memo_solver_evidence(s), size >= 1 && size <= bound, s->section,
                "after %s({%d=1}) from an empty memo, %s() is %zu; expected between 1 and %llu (the "
                "positions it may meet, counting {})",
                s->name, heap, s->size_name, size, (unsigned long long)bound);

@@ -42,6 +42,12 @@ uint64_t memo_solver_ask(const memo_solver *s, const int *heaps, size_t n);
 uint64_t memo_solver_ask_within(const memo_solver *s, const int *heaps, size_t n, uint64_t bound,
                                 const char *how);
 
+/* The solver as the memo's record asks it (memo_evidence.h), for
+ * LAB_EXPECT_MEMO: a check that failed in a child process (a timing test,
+ * whose memo is gone with it) still names the memo mistake, found by
+ * asking small positions in this process. */
+const lab_memo_solver *memo_solver_evidence(const memo_solver *s);
+
 /* The memo's own life: from an empty memo one question about {heap}
  * leaves between 1 and `bound` positions in the solver's memo and none in
  * the Task 2 memo; clearing empties it; the next question starts cold. */
