@@ -42,6 +42,12 @@ class FileBuild:
     rejections: list = field(default_factory=list)
     rejected_names: list = field(default_factory=list)   # short names, for the gradebook
     object: str | None = None        # the localized object, when accepted
+    # What the object checks (objcheck.check) said of the compiled object:
+    # "passed", "rejected", "skipped" (--skip-object-checks) or "failed"
+    # (a tool could not read it); "" when it was not compiled. With
+    # "passed", a grading without them would link the very same object
+    # (tests/staff/grader/check-fixtures relies on it).
+    object_checks: str = ""
 
     def as_result(self):
         return {"file": self.file, "compiled": self.compiled, "accepted": self.accepted,
@@ -297,9 +303,11 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True, deadlin
     try:
         problems, defined = objcheck.check(raw, build.file, tool, forbid=check)
     except objcheck.ToolFailed as error:
+        build.object_checks = "failed"
         build.rejections = [f"{build.file}: its object file could not be checked: {error}"]
         build.rejected_names = ["objcheck"]
         return
+    build.object_checks = "skipped" if not check else "rejected" if problems else "passed"
     # Not an object check (a teaching aid): a boundary of the memory check,
     # so never skipped (clientreq.py).
     talks_to_valgrind = clientreq.problem(raw, build.file)

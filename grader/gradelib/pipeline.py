@@ -126,6 +126,10 @@ def build_phase(ctx):
                          "staff are told, and will look at your Task 0 by hand.")
     build.compile_files(ctx.mode, ctx.scratch, builds.values(), config.CFLAGS,
                         os.path.join(ctx.scratch, "obj"), ctx.log, check=ctx.object_checks)
+    # For the staff's log (and check-fixtures, which reads it): each file's
+    # object-check verdict, "not compiled" when there was no object.
+    ctx.log("object checks: " + ", ".join(f"{b.file} {b.object_checks or 'not compiled'}"
+                                          for b in builds.values()))
     return builds
 
 

@@ -5,7 +5,7 @@
  * process built from tests/staff/fuzz/'s hostile files, seed after seed.
  *
  * usage: fuzz_driver --server PROGRAM [--seeds A-B | --seed N] [--jobs J]
- * (seeds 1-200 and 4 jobs by default: a seed mostly waits on limits)
+ * (seeds 1-200 and 8 jobs by default: a seed mostly waits on limits)
  *
  * This file is the parent: each seed runs fuzz_script.c in a child process
  * of its own (so a hang, a crash or a leak of the trusted side is that
@@ -190,7 +190,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     const char *server = NULL;
-    int jobs = 4;
+    int jobs = 8;
     first_seed = 1, last_seed = 200;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--server") == 0 && i + 1 < argc)
