@@ -629,6 +629,21 @@ def _as_runner(mode, argv):
             f"--inh-caps={caps}", f"--ambient-caps={caps}", f"--bounding-set={caps}", "--"] + list(argv)
 
 
+def _outermost(readable, writable):
+    """(readable, writable) without a path that another one holds: a run
+    directory inside a writable directory (the coverage runs') is bound
+    with it. For bubblewrap started as root, which must not resolve a path
+    inside a directory a sandbox uid may write (it could be a link by
+    now); what is inside is resolved in the sandbox's own root instead."""
+    def inside(path, others):
+        return any(path == o or path.startswith(o.rstrip("/") + "/") for o in others)
+    writable = [w for w in writable if not inside(w, [o for o in writable if o != w])]
+    writable = list(dict.fromkeys(writable))
+    readable = [r for r in readable if not inside(r, writable)]
+    readable = [r for r in dict.fromkeys(readable) if not inside(r, [o for o in readable if o != r])]
+    return readable, writable
+
+
 def _safe_to_bind(path):
     """Refuses (UnsafeWritablePath) a directory that bubblewrap, started
     as root, must not bind: one whose path has a link in it, or a
@@ -846,6 +861,7 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
             _give_to(path, mode.uid, mode.gid)
     as_root = students and mode.student_uid is not None
     if as_root and mode.bwrap:
+        readable, writable = _outermost(readable, writable)
         for path in list(readable) + list(writable):
             _safe_to_bind(path)
     command, popen_env = _command(mode, argv, cwd, readable, writable, env, hide, side_channel, as_root)

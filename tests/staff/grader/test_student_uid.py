@@ -89,6 +89,16 @@ class StudentUidTest(unittest.TestCase):
         os.chmod(mine, 0o1777)          # sticky, like /tmp: root's entries stay root's
         sandbox._safe_to_bind(os.path.join(mine, "run"))
 
+    def test_a_directory_inside_a_bound_one_is_bound_with_it(self):
+        """The coverage runs: the run directory lies inside the writable
+        coverage directory, a sandbox uid's: bound with it, never resolved
+        on its own by bubblewrap as root."""
+        readable, writable = sandbox._outermost(
+            ["/s/harness", "/s/cov", "/s/harness/x", "/s/bin"],
+            ["/s/cov/runs/task0", "/s/cov", "/s/cov"])
+        self.assertEqual(writable, ["/s/cov"])
+        self.assertEqual(readable, ["/s/harness", "/s/bin"])
+
     def test_a_host_that_cannot_start_runners_refuses_to_grade(self):
         """A container without CAP_KILL (or setpriv, or CAP_SETUID): the
         grading stops with the cause named, never falls back to one uid."""
