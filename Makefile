@@ -164,7 +164,7 @@ TRUSTED_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,proxy.o spawn.o seccomp_pol
 # model solution is in no student process at all (tests/staff/grader/
 # check-model-free greps every program a grading links for its bytes).
 STANDIN_OBJ := $(GRADER_BUILD)/standin/grundy_position.o
-STUDENT_SIDE_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_untracked.o gcov_on_crash.o) \
+STUDENT_SIDE_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_untracked.o gcov_on_crash.o guard_alloc.o) \
                     $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
                     $(GRADER_BUILD)/support/alloc_tracker.o $(GRADER_BUILD)/support/expansion_counter.o \
                     $(GRADER_BUILD)/support/memo_recorder.o \
@@ -200,7 +200,7 @@ $(GRADER_BUILD)/handout.html: handouts/grundy-lab.md handouts/handout.css
 # links a submission's: for running a runner by hand (tests/staff/hidden/README.md).
 # Staff only: the model's objects ($(GRADER_BUILD)/reference/) are never
 # copied into a grading's scratch (build.copy_harness).
-$(GRADER_BUILD)/student_reference: $(filter-out %/gcov_on_crash.o $(STANDIN_OBJ) $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o),$(STUDENT_SIDE_OBJ)) \
+$(GRADER_BUILD)/student_reference: $(filter-out %/gcov_on_crash.o %/guard_alloc.o $(STANDIN_OBJ) $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o),$(STUDENT_SIDE_OBJ)) \
                                    $(LAB_FILES:%.c=$(GRADER_BUILD)/reference/%.o)
 	$(CC) $^ -o $@ -static $(WRAP_ALLOC) $(WRAP_MEMO) -Wl,--wrap=grundy_get_moves
 

@@ -1,7 +1,7 @@
 /*
  * policy_probe.c - proves what a student process can reach, by trying.
  *
- * usage: policy_probe serve|coverage|valgrind PROGRAM [--secret PATH]...
+ * usage: policy_probe serve|coverage|valgrind|guard PROGRAM [--secret PATH]...
  *                     [--content PATH]...
  *
  * Starts PROGRAM (policy_probe_student.c, linked as a submission's program
@@ -16,7 +16,9 @@
  * allowed. What a policy allows by design is in `allowed_by_design`: under
  * valgrind, reading public files (valgrind opens the libraries), executable
  * memory (valgrind's JIT), and copies of its own /dev/null and request
- * pipe (also under gcov, whose runtime takes its files that way). A
+ * pipe (also under gcov, whose runtime takes its files that way); in every
+ * policy but the guarded run's, touching again a page it made untouchable
+ * (the guard-* actions: its memory is its own there). A
  * --secret may be neither opened nor stat'ed, in any policy; a --content
  * path (the probes, execute-only for the sandbox's user; /etc/shadow) may
  * be stat'ed under valgrind (its name and size are no secret), never
@@ -73,6 +75,11 @@ static bool allowed_by_design(const char *action)
     /* gcov's runtime takes its counter files as copies of descriptors
      * (gcov_on_crash.c): a copy of its own /dev/null or request pipe
      * reaches nothing new */
+    /* a page made untouchable stays so only where the guarded run's
+     * verdict rests on it (POLICY_GUARD); elsewhere the program's own
+     * memory is its own */
+    if (policy != POLICY_GUARD && starts_with(action, "guard-"))
+        return true;
     if (policy == POLICY_COVERAGE)
         return strcmp(action, "dupfd-fd-0") == 0 || strcmp(action, "dupfd-fd-3") == 0;
     if (policy != POLICY_VALGRIND)
@@ -287,13 +294,14 @@ static bool control(const char *program, bool as_student)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s serve|coverage|valgrind PROGRAM [--secret PATH]... [--content PATH]...\n",
+        fprintf(stderr, "usage: %s serve|coverage|valgrind|guard PROGRAM [--secret PATH]... [--content PATH]...\n",
                 argv[0]);
         return 2;
     }
     mode_name = argv[1];
     policy = strcmp(mode_name, "valgrind") == 0   ? POLICY_VALGRIND
              : strcmp(mode_name, "coverage") == 0 ? POLICY_COVERAGE
+             : strcmp(mode_name, "guard") == 0    ? POLICY_GUARD
                                                   : POLICY_SERVE;
     for (int i = 3; i + 1 < argc && path_count < MAX_PATHS; i += 2) {
         content_only[path_count] = strcmp(argv[i], "--content") == 0;

@@ -6,7 +6,8 @@
  * same policies), but instead of serving the API it works through a list
  * of actions a hostile submission would try: open, stat or execute a file,
  * make a process, a socket or a file, reach another process, write to a
- * descriptor it was not given, map executable memory, raise a limit. For
+ * descriptor it was not given, map executable memory, raise a limit,
+ * touch a page the guarded run made untouchable (guard-*). For
  * each it writes "BEGIN i NAME" and then "i NAME RESULT" to the reply pipe
  * (fd 4), RESULT being "allowed" or "denied ERRNO"; an action that kills
  * the process (SIGSYS) leaves its BEGIN line alone, and the trusted side
@@ -215,6 +216,64 @@ static long executable_memory(int unused)
 {
     (void)unused;
     return raw(SYS_mmap, 0, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+}
+/* The guarded run's promise (guard_alloc.c): a page made untouchable
+ * stays so. Each action makes such a page (two calls every policy
+ * allows), then tries one way of touching it again; a setup that fails
+ * reports EFAULT ("denied"); the serving policy, which lets each one
+ * through, is the control (grader/policy-probe checks it). */
+static long untouchable_page(void)
+{
+    long page = syscall(SYS_mmap, 0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page < 0 || raw(SYS_mprotect, page, 4096, PROT_NONE, 0, 0) != 0) {
+        errno = EFAULT;
+        return -1;
+    }
+    return page;
+}
+static long guard_mprotect(int prot)
+{
+    long page = untouchable_page();
+    return page < 0 ? page : raw(SYS_mprotect, page, 4096, prot, 0, 0);
+}
+static long guard_pkey_mprotect(int prot)
+{
+    long page = untouchable_page();
+    return page < 0 ? page : raw(SYS_pkey_mprotect, page, 4096, prot, -1, 0);
+}
+static long guard_munmap(int unused)
+{
+    (void)unused;
+    long page = untouchable_page();
+    return page < 0 ? page : raw(SYS_munmap, page, 4096, 0, 0, 0);
+}
+static long guard_mremap(int unused)
+{
+    (void)unused;
+    long page = untouchable_page();
+    return page < 0 ? page : raw(SYS_mremap, page, 4096, 8192, MREMAP_MAYMOVE, 0);
+}
+static long guard_map_over(int flags)
+{
+    long page = untouchable_page();
+    return page < 0 ? page
+                    : syscall(SYS_mmap, page, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags,
+                              -1, 0);
+}
+static long guard_madvise(int advice)
+{
+    long page = untouchable_page();
+    return page < 0 ? page : raw(SYS_madvise, page, 4096, advice, 0, 0);
+}
+static long guard_handler(int sig)
+{
+    struct {
+        void *handler;
+        unsigned long flags;
+        void *restorer;
+        unsigned long mask;
+    } action = {(void *)SIG_IGN, 0, NULL, 0};
+    return raw(SYS_rt_sigaction, sig, (long)&action, 0, 8, 0);
 }
 static long raise_limit(int unused)
 {
@@ -430,6 +489,16 @@ static void list_actions(void)
     add("signal-init", signal_init, 0);
     add("read-parent-memory", read_parent_memory, 0);
     add("executable-memory", executable_memory, 0);
+    add("guard-mprotect-read", guard_mprotect, PROT_READ);
+    add("guard-mprotect-read-write", guard_mprotect, PROT_READ | PROT_WRITE);
+    add("guard-pkey-mprotect-read", guard_pkey_mprotect, PROT_READ);
+    add("guard-munmap", guard_munmap, 0);
+    add("guard-mremap", guard_mremap, 0);
+    add("guard-mmap-fixed-over", guard_map_over, MAP_FIXED);
+    add("guard-mmap-fixed-noreplace", guard_map_over, MAP_FIXED_NOREPLACE);
+    add("guard-madvise-free", guard_madvise, MADV_FREE);
+    add("guard-handler-sigsegv", guard_handler, SIGSEGV);
+    add("guard-handler-sigbus", guard_handler, SIGBUS);
     add("raise-cpu-limit", raise_limit, 0);
     add("setuid-root", become_root, 0);
     add("terminal-input", terminal_input, 0);

@@ -117,6 +117,8 @@ static student_policy env_policy(void)
         return POLICY_VALGRIND;
     if (text != NULL && strcmp(text, "coverage") == 0)
         return POLICY_COVERAGE;
+    if (text != NULL && strcmp(text, "guard") == 0)
+        return POLICY_GUARD;
     return POLICY_SERVE;
 }
 
@@ -337,7 +339,9 @@ static void start(void)
         .policy = env_policy(),
         .cpu_seconds = env_positive_number("GRADER_CPU_SECONDS", GRADER_STUDENT_CPU_SECONDS),
         /* Lowered by the grader where the container's memory is small (pace.py). */
-        .address_space = env_policy() == POLICY_VALGRIND
+        /* none under valgrind, nor in the guarded run, whose every block
+         * keeps its pages mapped (guard_alloc.c): the cgroup bounds both */
+        .address_space = env_policy() == POLICY_VALGRIND || env_policy() == POLICY_GUARD
                              ? 0
                              : (size_t)env_positive_number("GRADER_ADDRESS_SPACE_MIB",
                                                            GRADER_STUDENT_ADDRESS_SPACE_MIB) << 20,
@@ -413,7 +417,7 @@ void proxy_shutdown(void)
         return;
     student_policy policy = env_policy();
     int status;
-    if (policy == POLICY_SERVE) {
+    if (policy == POLICY_SERVE || policy == POLICY_GUARD) {
         stop(&status);
         return;
     }

@@ -31,6 +31,11 @@
  * over (gcov_on_crash.c), so the process still opens, stats and creates
  * nothing. Coverage earns no points.
  *
+ * POLICY_GUARD, the guarded run's (guard_alloc.c, the kernel's memory
+ * check), is POLICY_SERVE with its memory calls narrowed so that nothing
+ * the guarded allocator made untouchable can be touched again, and no
+ * handler for SIGSEGV or SIGBUS (add_guard_memory_rules).
+ *
  * POLICY_VALGRIND is an allowlist too, with the same default (SIGSYS):
  * what valgrind 3.19, its tool and the dynamically linked program were
  * seen to ask under strace (add_valgrind_rules). Valgrind itself opens its
@@ -68,6 +73,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <seccomp.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -100,13 +107,33 @@ static int add_self_only_signals(scmp_filter_ctx ctx)
     return rc;
 }
 
-static int add_serve_rules(scmp_filter_ctx ctx)
+/* POLICY_GUARD's memory (guard_alloc.c): a page may be made untouchable,
+ * never touchable again. New mappings only where nothing is mapped (no
+ * MAP_FIXED, which could put a page over a guard), no munmap (which would
+ * leave a hole a later mapping could fill), no mremap; madvise only to
+ * give a freed block's memory back. And no handler for the faults that
+ * report a bad access: a SIGSEGV or SIGBUS kills the process. */
+static int add_guard_memory_rules(scmp_filter_ctx ctx)
+{
+    int rc = 0;
+    const scmp_datum_t fixed = MAP_FIXED | MAP_FIXED_NOREPLACE;
+    rc |= ALLOW(ctx, mmap, 2, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0),
+                SCMP_A3(SCMP_CMP_MASKED_EQ, fixed, 0));
+    rc |= ALLOW(ctx, mprotect, 1, SCMP_A2(SCMP_CMP_EQ, PROT_NONE));
+    rc |= ALLOW(ctx, madvise, 1, SCMP_A2(SCMP_CMP_EQ, MADV_DONTNEED));
+    rc |= ALLOW(ctx, rt_sigaction, 1, SCMP_A0(SCMP_CMP_LT, SIGBUS));
+    for (scmp_datum_t sig = SIGBUS + 1; sig < SIGSEGV; sig++)
+        rc |= ALLOW(ctx, rt_sigaction, 1, SCMP_A0(SCMP_CMP_EQ, sig));
+    rc |= ALLOW(ctx, rt_sigaction, 1, SCMP_A0(SCMP_CMP_GT, SIGSEGV));
+    return rc;
+}
+
+static int add_serve_rules(scmp_filter_ctx ctx, bool guard)
 {
     int rc = 0;
     const int plain[] = {
-        SCMP_SYS(brk),          SCMP_SYS(munmap),          SCMP_SYS(mremap),
-        SCMP_SYS(madvise),      SCMP_SYS(exit),            SCMP_SYS(exit_group),
-        SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigaction),    SCMP_SYS(rt_sigprocmask),
+        SCMP_SYS(brk),          SCMP_SYS(exit),            SCMP_SYS(exit_group),
+        SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask),
         SCMP_SYS(sigaltstack),  SCMP_SYS(arch_prctl),      SCMP_SYS(set_tid_address),
         SCMP_SYS(set_robust_list), SCMP_SYS(rseq),         SCMP_SYS(getrandom),
         SCMP_SYS(gettid),       SCMP_SYS(getpid),          SCMP_SYS(fstat),
@@ -114,9 +141,17 @@ static int add_serve_rules(scmp_filter_ctx ctx)
     };
     for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
         rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, plain[i], 0);
-    /* Memory, but never executable memory. */
-    rc |= ALLOW(ctx, mmap, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
-    rc |= ALLOW(ctx, mprotect, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+    if (guard) {
+        rc |= add_guard_memory_rules(ctx);
+    } else {
+        const int memory[] = {SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(madvise),
+                              SCMP_SYS(rt_sigaction)};
+        for (size_t i = 0; i < sizeof memory / sizeof *memory; i++)
+            rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, memory[i], 0);
+        /* Memory, but never executable memory. */
+        rc |= ALLOW(ctx, mmap, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+        rc |= ALLOW(ctx, mprotect, 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+    }
     /* Its own pipes only. */
     rc |= ALLOW(ctx, read, 1, SCMP_A0(SCMP_CMP_EQ, WIRE_REQUEST_FD));
     rc |= ALLOW(ctx, write, 1, SCMP_A0(SCMP_CMP_EQ, 1));
@@ -296,7 +331,7 @@ int seccomp_policy_load(student_policy policy, int *listener)
     if (policy == POLICY_VALGRIND) {
         rc = add_valgrind_rules(ctx);
     } else {
-        rc = add_serve_rules(ctx);
+        rc = add_serve_rules(ctx, policy == POLICY_GUARD);
         if (policy == POLICY_COVERAGE)
             rc |= add_coverage_rules(ctx);
     }

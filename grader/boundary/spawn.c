@@ -302,8 +302,9 @@ static _Noreturn void become_student(const student_spawn_options *o, int request
         _exit(126);
 
     limit(RLIMIT_CORE, 0);
-    limit(RLIMIT_FSIZE, o->policy == POLICY_SERVE ? 0 : 16 << 20);
-    limit(RLIMIT_NOFILE, o->policy == POLICY_SERVE ? 16 : (rlim_t)xml_fd + 1);
+    bool serving = o->policy == POLICY_SERVE || o->policy == POLICY_GUARD;
+    limit(RLIMIT_FSIZE, serving ? 0 : 16 << 20);
+    limit(RLIMIT_NOFILE, serving ? 16 : (rlim_t)xml_fd + 1);
     if (o->cpu_seconds > 0)
         limit(RLIMIT_CPU, (rlim_t)o->cpu_seconds + 1);
     if (o->address_space > 0)

@@ -36,7 +36,8 @@ int valgrind_reserved_floor(void);
 typedef enum {
     POLICY_SERVE,    /* the suites and the timing probe: the API and nothing else */
     POLICY_COVERAGE, /* also writes gcov's counter files (coverage earns no points) */
-    POLICY_VALGRIND  /* valgrind around the server (the memory check can only cost points) */
+    POLICY_VALGRIND, /* valgrind around the server (the memory check can only cost points) */
+    POLICY_GUARD     /* the guarded run: guard_alloc.c's pages stay untouchable (seccomp_policy.c) */
 } student_policy;
 
 typedef struct {

@@ -388,9 +388,10 @@ def harness(scratch, *parts):
     return os.path.join(scratch, harness_name(scratch), *parts)
 
 
-def student_side_objects(scratch, coverage=False):
+def student_side_objects(scratch, coverage=False, guard=False):
     """What a student program is linked from besides the submission's two
-    objects: the server loop, the given code, the counters."""
+    objects: the server loop, the given code, the counters (and, for the
+    guarded run, its allocator, before the C library's)."""
     given = harness(scratch, "given")
     objects = [harness(scratch, "boundary", "student_server.o"),
                harness(scratch, "boundary", "wire_untracked.o"),
@@ -400,6 +401,8 @@ def student_side_objects(scratch, coverage=False):
                harness(scratch, "support", "memo_recorder.o")]
     if coverage:
         objects.append(harness(scratch, "boundary", "gcov_on_crash.o"))
+    if guard:
+        objects.append(harness(scratch, "boundary", "guard_alloc.o"))
     return objects
 
 
@@ -453,17 +456,21 @@ def standin_object(scratch, file):
     return stub_object(scratch, file)
 
 
-def link_student_program(mode, scratch, output, objects, log, static=True, coverage=False):
+def link_student_program(mode, scratch, output, objects, log, static=True, coverage=False, guard=False):
     """Links a student program (the pair of objects and the student side of
     the boundary) in the sandbox; returns (ok, linker messages). Static for
     the seccomp-confined runs (no loader opening libraries), dynamic for
-    valgrind (memcheck replaces malloc through the dynamic loader)."""
+    valgrind (memcheck replaces malloc through the dynamic loader); guard:
+    static with the guarded run's allocator (guard_alloc.c), without
+    RELRO, whose mprotect to read-only the guard policy does not allow."""
     os.makedirs(os.path.dirname(output), exist_ok=True)
     # Only public code besides the submission's: no model object is in the
     # scratch to link (copy_harness), so none needs hiding from the linker.
-    argv = ["gcc", *objects, *student_side_objects(scratch, coverage), "-o", output, *config.WRAPS]
-    if static:
+    argv = ["gcc", *objects, *student_side_objects(scratch, coverage, guard), "-o", output, *config.WRAPS]
+    if static or guard:
         argv.append("-static")
+    if guard:
+        argv.append("-Wl,-z,norelro")
     if coverage:
         # gcov's runtime opens its counter files through
         # gcov_on_crash.c, from descriptors spawn.c opened.

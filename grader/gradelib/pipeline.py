@@ -46,7 +46,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from . import build, challenge, config, coverage, growth, memcheck, pace, reports, rubric, sandbox, standin, suites, timing
+from . import build, challenge, config, coverage, growth, guard, memcheck, pace, reports, rubric, sandbox, standin, suites, timing
 from . import scratch as scratch_dir
 from .results import TestResult, flags_of
 
@@ -274,7 +274,7 @@ def _tasks_text(tasks):
     return ("Task " + names[0]) if len(names) == 1 else ("Tasks " + ", ".join(names[:-1]) + " and " + names[-1])
 
 
-def student_program(ctx, builds, task, trusted, static=True, suffix=""):
+def student_program(ctx, builds, task, trusted, static=True, suffix="", guard=False):
     """(path, "") of a task's student program, or (None, why): its own file
     from the submission, every other file from the submission when trusted
     (see suites_phase), else from the reference. Each distinct set of
@@ -285,18 +285,18 @@ def student_program(ctx, builds, task, trusted, static=True, suffix=""):
         return None, f"not run: {own.file} did not build or was rejected (see the build test)"
     objects = tuple(object_for(ctx, builds, file, file == own.file or file in trusted, task)
                     for file in config.SUBMISSION_FILES)
-    key = (objects, static)
+    key = (objects, static, guard)
     with ctx.link_lock:
         return _linked_once(ctx, key, suffix)
 
 
 def _linked_once(ctx, key, suffix):
-    objects, static = key
+    objects, static, guard = key
     if key not in ctx.programs:
         name = f"student_{len(ctx.programs)}{suffix}"
         path = os.path.join(ctx.scratch, "bin", name)
         ok, messages = build.link_student_program(ctx.mode, ctx.scratch, path, list(objects), ctx.log,
-                                                  static=static)
+                                                  static=static, guard=guard)
         ctx.programs[key] = (path, "") if ok else (None, "not run: the student program did not "
                                                    "link:\n" + messages)
     return ctx.programs[key]
@@ -364,13 +364,24 @@ def memory_phase(ctx, builds, suite_results):
     programs = {task: student_program(ctx, builds, task, ctx.trusted_for[task], static=False,
                                       suffix="_dynamic")[0] if selected_of[task] else None
                 for task in config.TASKS}
+    guarded = {task: student_program(ctx, builds, task, ctx.trusted_for[task], suffix="_guard",
+                                     guard=True)[0] if selected_of[task] else None
+               for task in config.TASKS}
 
     def one(task):
         program, selected = programs[task], selected_of[task]
         if program is None or not selected:
             return task, None
-        return task, memcheck.run_task(ctx.mode, ctx.scratch, build.runner(ctx.scratch, task),
-                                       program, task, selected, ctx.seed)
+        result = memcheck.run_task(ctx.mode, ctx.scratch, build.runner(ctx.scratch, task),
+                                   program, task, selected, ctx.seed)
+        if result is not None and result["complete"] and not result["findings"]:
+            # valgrind's "clean" is the student process's word: the guarded
+            # run (guard.py) is the kernel's, and both must agree
+            result["guard"] = (guard.run_task(ctx.mode, ctx.scratch, build.runner(ctx.scratch, task),
+                                              guarded[task], task, selected, ctx.seed)
+                               if guarded[task] else {"failed": [], "complete": False,
+                                                      "why": "the guarded program did not link"})
+        return task, result
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
         found = list(pool.map(one, config.TASKS))
@@ -398,6 +409,12 @@ def memory_phase(ctx, builds, suite_results):
         elif not result["complete"]:
             tests.append(TestResult(test_id, task, "failed", "the memory check could not run to the "
                                     f"end ({result['why']}), so it cannot say your code is clean",
+                                    kind="memory"))
+        elif result["guard"]["failed"]:
+            tests.append(TestResult(test_id, task, "failed", guard.message(result["guard"]),
+                                    kind="memory", flags=["memory"]))
+        elif not result["guard"]["complete"]:
+            tests.append(TestResult(test_id, task, "failed", guard.incomplete_message(result["guard"]),
                                     kind="memory"))
         else:
             tests.append(TestResult(test_id, task, "passed", kind="memory",
