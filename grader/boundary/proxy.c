@@ -250,8 +250,12 @@ static const char *death_words(int status)
               "names the line";
         break;
     case SIGSYS:
-        why = "SIGSYS: stopped by the grader's sandbox for a system call a submission may not "
-              "make (opening files, starting processes, signals, networking)";
+        why = env_policy() == POLICY_GUARD
+                  ? "SIGSYS: stopped by the grader's sandbox for a system call a submission may not "
+                    "make (in the guarded run: making memory the guarded allocator protects "
+                    "touchable again, or catching SIGSEGV)"
+                  : "SIGSYS: stopped by the grader's sandbox for a system call a submission may not "
+                    "make (opening files, starting processes, signals, networking)";
         break;
     case SIGKILL:
         why = "SIGKILL: stopped at its memory or CPU limit";
