@@ -22,9 +22,11 @@
  * trusted runner sees the test crash.
  *
  * Invariants: every block's header (struct header, just before the
- * pointer handed out) is on the block's own mapping; `base` and `pages`
- * describe that mapping but its last page, which is the guard; the
- * process is single-threaded (the policy allows no clone).
+ * pointer handed out) is on the block's own mapping; a guarded block's
+ * guard page starts `usable` bytes after its pointer, and its `pages`
+ * pages before the guard are its mapping's; at most GUARDED_MAX guarded
+ * blocks are live, the rest come from a pool, unguarded; the process is
+ * single-threaded (the policy allows no clone).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,21 +37,64 @@
 #include <unistd.h>
 
 enum { GRAIN = 8, PAGE = 4096, POISON = 0xa5 };
-static const uint32_t LIVE = 0x6c697665u; /* "live" */
+/* Live guarded blocks at most: each is two mappings (its pages, its guard)
+ * and a process may hold 65530. Beyond it, blocks come unguarded from a
+ * pool (still new, poisoned, never reused), so a correct program never
+ * fails for want of mappings; a test that keeps 30000 blocks alive is
+ * beyond the light tests this run is for. */
+enum { GUARDED_MAX = 30000, POOL_CHUNK = 1 << 20 };
+static const uint32_t GUARDED = 0x67726464u; /* "grdd" */
+static const uint32_t POOLED = 0x706f6f6cu;  /* "pool" */
 
 struct header {
     uint32_t magic;
-    uint32_t pages; /* the block's pages before its guard page */
-    char *base;
+    uint32_t pages;   /* guarded: the block's pages before its guard page */
+    size_t usable;    /* bytes from the pointer to the guard (or the block's end) */
 };
+
+static size_t guarded_live;
+static char *pool_next, *pool_end;
 
 static size_t round_up(size_t n, size_t to)
 {
     return (n + to - 1) / to * to;
 }
 
+static void *mapped(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void *finish(struct header *h, uint32_t magic, uint32_t pages, size_t usable, int fill)
+{
+    h->magic = magic;
+    h->pages = pages;
+    h->usable = usable;
+    if (fill)
+        memset(h + 1, POISON, usable);
+    return h + 1;
+}
+
+static void *pooled(size_t body, size_t align, int fill)
+{
+    char *start = (char *)round_up((uintptr_t)pool_next + sizeof(struct header), align);
+    if (pool_next == NULL || start + body > pool_end) {
+        size_t bytes = round_up(sizeof(struct header) + body + align, POOL_CHUNK);
+        char *chunk = mapped(bytes);
+        if (chunk == NULL)
+            return NULL;
+        pool_next = chunk;
+        pool_end = chunk + bytes;
+        start = (char *)round_up((uintptr_t)pool_next + sizeof(struct header), align);
+    }
+    pool_next = start + body;
+    return finish((struct header *)start - 1, POOLED, 0, body, fill);
+}
+
 /* A block of `size` bytes aligned to `align` (a power of two, at least
- * GRAIN), ending as close to its guard page as the alignment allows. */
+ * GRAIN, at most PAGE), ending as close to its guard page as the
+ * alignment allows. */
 static void *guarded(size_t size, size_t align, int fill)
 {
     if (size > SIZE_MAX / 2 - 2 * PAGE - align) {
@@ -57,31 +102,32 @@ static void *guarded(size_t size, size_t align, int fill)
         return NULL;
     }
     size_t body = round_up(size, GRAIN);
+    if (guarded_live >= GUARDED_MAX)
+        return pooled(body, align, fill);
     size_t pages = round_up(sizeof(struct header) + body + align, PAGE) / PAGE;
-    char *base = mmap(NULL, (pages + 1) * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) {
+    if (pages > UINT32_MAX - 1)
+        return pooled(body, align, fill);
+    char *base = mapped((pages + 1) * PAGE);
+    if (base == NULL) {
         errno = ENOMEM;
         return NULL;
     }
     char *guard = base + pages * PAGE;
     if (mprotect(guard, PAGE, PROT_NONE) != 0) {
-        errno = ENOMEM;
-        return NULL; /* the mapping is lost: the run reports the failure */
+        /* out of mappings: the mapping serves unguarded (the policy allows
+         * no munmap) */
+        char *user = (char *)round_up((uintptr_t)base + sizeof(struct header), align);
+        return finish((struct header *)user - 1, POOLED, 0, (size_t)(guard + PAGE - user), fill);
     }
+    guarded_live++;
     char *user = (char *)((uintptr_t)(guard - body) & ~(uintptr_t)(align - 1));
-    struct header *h = (struct header *)user - 1;
-    h->magic = LIVE;
-    h->pages = (uint32_t)pages;
-    h->base = base;
-    if (fill)
-        memset(user, POISON, (size_t)(guard - user));
-    return user;
+    return finish((struct header *)user - 1, GUARDED, (uint32_t)pages, (size_t)(guard - user), fill);
 }
 
 static struct header *header_of(void *p)
 {
     struct header *h = (struct header *)p - 1;
-    if (h->magic != LIVE) /* reading a freed block's header faults first */
+    if (h->magic != GUARDED && h->magic != POOLED) /* a freed guarded block's header faults first */
         abort();
     return h;
 }
@@ -105,20 +151,23 @@ void free(void *p)
     if (p == NULL)
         return;
     struct header *h = header_of(p);
-    char *base = h->base;
-    size_t pages = h->pages;
+    if (h->magic == POOLED) {
+        h->magic = 0;
+        memset(p, POISON, h->usable); /* never reused: a later read finds poison */
+        return;
+    }
+    char *guard = (char *)p + h->usable;
+    size_t bytes = (size_t)h->pages * PAGE;
     h->magic = 0;
-    if (mprotect(base, pages * PAGE, PROT_NONE) != 0)
+    guarded_live--;
+    if (mprotect(guard - bytes, bytes, PROT_NONE) != 0)
         abort();
-    (void)madvise(base, pages * PAGE, MADV_DONTNEED); /* give the memory back */
+    (void)madvise(guard - bytes, bytes, MADV_DONTNEED); /* give the memory back */
 }
 
 size_t malloc_usable_size(void *p)
 {
-    if (p == NULL)
-        return 0;
-    struct header *h = header_of(p);
-    return (size_t)(h->base + (size_t)h->pages * PAGE - (char *)p);
+    return p == NULL ? 0 : header_of(p)->usable;
 }
 
 void *realloc(void *p, size_t size)
