@@ -1,14 +1,14 @@
-"""The guarded run: the half of the memory check that the kernel makes.
+"""The guarded run: the memory check's verdict, which the kernel makes.
 
-Valgrind's verdict (memcheck.py) is made inside the student process, and a
+Valgrind's report (memcheck.py) is made inside the student process, and a
 program can silence it there: a client request made at run time, a jump
 into valgrind's preload, a write to the preload's table of functions
-(grader/boundary/README.md, "Client requests"). So a task's memory check
-passes only when this run passes too: the task's runner runs again on the
-tests valgrind checked, natively, from a static student program whose
-allocator is grader/boundary/guard_alloc.c (every block ends at a page
-nobody may touch, a freed block's pages become untouchable, a new block
-holds 0xa5 bytes), under POLICY_GUARD, which lets the process make a page
+(grader/boundary/README.md, "Client requests"). So no point rests on it:
+after valgrind's run of a task, the task's runner runs the same tests
+again, natively, from a static student program whose allocator is
+grader/boundary/guard_alloc.c (every block ends at a page nobody may
+touch, a freed block's pages become untouchable, a new block holds 0xa5
+bytes), under POLICY_GUARD, which lets the process make a page
 untouchable but never touchable again and handle no SIGSEGV or SIGBUS. A
 read or write past a block's end (at 8-byte grain) or into a freed block,
 and a second free, kill the process there, whatever its code asks; an
@@ -16,12 +16,12 @@ answer built from bytes never written comes out otherwise. Nothing the
 program says decides the verdict: only whether each test, which passed
 in the main run, passes again.
 
-What it cannot see, valgrind alone reports (and a program could hide):
-an uninitialised value that never changes an answer, reads before a
-block's start or on the stack, overlapping copies. Those findings still
-cost the memory check's points when valgrind reports them; a program that
-silences valgrind keeps only what this run cannot see (the boundary
-README says so).
+The memory check (pipeline.memory_phase, settle_memory) fails when this
+run fails or the growth check confirms a leak; valgrind's findings are
+its words. A finding neither check saw (an uninitialised value that never
+changes an answer, a read before a block's start or on the stack, an
+overlapping copy) costs nothing: a note for the student, a flag for the
+staff.
 """
 
 from . import sandbox, suites
@@ -68,6 +68,14 @@ def message(verdict):
             + f", which pass otherwise, failed ({said}). Your code reads or writes past the end of a "
             "block, or into a block it freed, or frees a block twice, or builds an answer from bytes "
             "it never wrote.\n(handout: handouts/grundy-lab.html#memcheck)")
+
+
+def confirms(verdict):
+    """The guarded run's words after valgrind's findings, when it failed too."""
+    test, said = verdict["failed"][0]
+    more = len(verdict["failed"]) - 1
+    return ("The guarded run confirms it: with the grader's guarded allocator, "
+            + (f"{test} and {more} more test(s)" if more else test) + f" failed ({said}).")
 
 
 def incomplete_message(verdict):

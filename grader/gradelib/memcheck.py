@@ -13,7 +13,11 @@ finding counts when its stack goes through the submission's own files, and
 is reported with the first such frame.
 
 A report that is missing, cut short or unreadable means the check could not
-run, which costs its points: it never means "no findings".
+run, which costs its points: it never means "no findings". Findings
+themselves cost points only when the kernel's checks saw them too (the
+guarded run, guard.py; the growth check for leaks): the program could have
+silenced valgrind, so its report is the words of a verdict, never the
+verdict (pipeline.memory_phase and settle_memory).
 
 What the program under valgrind can write into that channel (see
 handouts/guides/design.md, "How the grader works", step 7): the report

@@ -374,9 +374,10 @@ def memory_phase(ctx, builds, suite_results):
             return task, None
         result = memcheck.run_task(ctx.mode, ctx.scratch, build.runner(ctx.scratch, task),
                                    program, task, selected, ctx.seed)
-        if result is not None and result["complete"] and not result["findings"]:
-            # valgrind's "clean" is the student process's word: the guarded
-            # run (guard.py) is the kernel's, and both must agree
+        if result is not None and result["complete"]:
+            # valgrind's report is the student process's word (a program can
+            # silence it from inside): the guarded run (guard.py) and the
+            # growth check are the kernel's, and the points rest on them
             result["guard"] = (guard.run_task(ctx.mode, ctx.scratch, build.runner(ctx.scratch, task),
                                               guarded[task], task, selected, ctx.seed)
                                if guarded[task] else {"failed": [], "complete": False,
@@ -393,33 +394,84 @@ def memory_phase(ctx, builds, suite_results):
                                     "checked under valgrind passed yet", kind="memory"))
             continue
         memory.append({"task": task, "findings": result["findings"], "complete": result["complete"]})
-        if result["findings"]:
-            lines = [f"{f['file']}:{f['line']} in {f['function']}: {f['what']}"
-                     for f in result["findings"][:8]]
-            if result.get("dropped"):
-                lines.append(f"... and {result['dropped']} more (run make memcheck)")
-            if not result["complete"]:
-                lines.append(f"(and the check could not run to the end: {result['why']})")
-            leak = any("Leak" in f["kind"] for f in result["findings"])
-            other = any("Leak" not in f["kind"] for f in result["findings"])
-            tests.append(TestResult(test_id, task, "failed", "valgrind found problems in your code:\n"
-                                    + "\n".join(lines) + "\n(handout: handouts/grundy-lab.html#memcheck)",
-                                    kind="memory",
-                                    flags=(["leak"] if leak else []) + (["memory"] if other else [])))
-        elif not result["complete"]:
-            tests.append(TestResult(test_id, task, "failed", "the memory check could not run to the "
-                                    f"end ({result['why']}), so it cannot say your code is clean",
+        findings = _findings_text(result)
+        flags = _finding_flags(result["findings"])
+        checked = result.get("guard")
+        if not result["complete"]:
+            # a run that behaved otherwise under valgrind, or a report that
+            # is not valgrind's: it can only cost the program itself
+            tests.append(TestResult(test_id, task, "failed", findings + MEMCHECK_HANDOUT if findings else (
+                "the memory check could not run to the end "
+                f"({result['why']}), so it cannot say your code is clean"), kind="memory", flags=flags))
+        elif not checked["complete"]:
+            tests.append(TestResult(test_id, task, "failed", guard.incomplete_message(checked),
                                     kind="memory"))
-        elif result["guard"]["failed"]:
-            tests.append(TestResult(test_id, task, "failed", guard.message(result["guard"]),
-                                    kind="memory", flags=["memory"]))
-        elif not result["guard"]["complete"]:
-            tests.append(TestResult(test_id, task, "failed", guard.incomplete_message(result["guard"]),
-                                    kind="memory"))
+        elif checked["failed"]:
+            tests.append(TestResult(test_id, task, "failed",
+                                    findings + "\n" + guard.confirms(checked) + MEMCHECK_HANDOUT
+                                    if findings else guard.message(checked),
+                                    kind="memory", flags=sorted(set(flags) | {"memory"})))
         else:
-            tests.append(TestResult(test_id, task, "passed", kind="memory",
+            # Valgrind's findings that no outside check confirmed (yet: a
+            # leak waits for the growth check, settle_memory) earn their
+            # points back: kept as words for the student and a flag for the
+            # staff, never as a cost a program could avoid by silencing
+            # valgrind.
+            tests.append(TestResult(test_id, task, "passed", findings, kind="memory", flags=flags,
                                     figures=inherited(task) + ["valgrind"]))
     return memory, tests
+
+
+MEMCHECK_HANDOUT = "\n(handout: handouts/grundy-lab.html#memcheck)"
+
+
+def _findings_text(result):
+    """valgrind's findings as the feedback words them, or ""."""
+    if not result["findings"]:
+        return ""
+    lines = [f"{f['file']}:{f['line']} in {f['function']}: {f['what']}" for f in result["findings"][:8]]
+    if result.get("dropped"):
+        lines.append(f"... and {result['dropped']} more (run make memcheck)")
+    if not result["complete"]:
+        lines.append(f"(and the check could not run to the end: {result['why']})")
+    return "valgrind found problems in your code:\n" + "\n".join(lines)
+
+
+def _finding_flags(findings):
+    leak = any("Leak" in f["kind"] for f in findings)
+    other = any("Leak" not in f["kind"] for f in findings)
+    return (["leak"] if leak else []) + (["memory"] if other else [])
+
+
+def settle_memory(ctx, memory_results, growth_results):
+    """The memory tests that passed with valgrind's findings, once the
+    growth check is known: a leak the growth check saw too fails the
+    memory test, with valgrind's words (which name the line) and the growth
+    check's confirmation, and the growth test is folded into it (one bug,
+    one message); findings no outside check confirmed stay a note for the
+    student and a flag for the staff. Returns the growth results to keep."""
+    growth_of = {t.task: t for t in growth_results}
+    kept, unconfirmed = [], {}
+    for test in memory_results:
+        if not (test.passed and test.message):
+            continue
+        seen = growth_of.get(test.task)
+        if "leak" in test.flags and seen is not None and seen.status == "failed" and \
+                not seen.message.startswith("the memory-growth check could not run"):
+            test.status = "failed"
+            test.message += "\nThe growth check confirms the leak: " + seen.message + MEMCHECK_HANDOUT
+            test.figures = []
+            kept.append(test.task)
+            continue
+        found = "; ".join(test.message.splitlines()[1:])   # the findings, without the heading
+        unconfirmed.setdefault(found, []).append(test.task)
+        test.message = ""
+    for found, tasks in unconfirmed.items():   # the same finding in several tasks: one note
+        ctx.notes.append(f"{_tasks_text(tasks)}: valgrind reports {found}. Neither the guarded run nor "
+                         "the growth check saw it, so no points rest on it (a program can silence "
+                         "valgrind from inside); fix it all the same: make memcheck names the lines.")
+    return [TestResult(t.id, t.task, "not_run", "not run: its verdict is part of this task's memory "
+                       "check", kind="memory") if t.task in kept else t for t in growth_results]
 
 
 # ---- growth ------------------------------------------------------------------------------
@@ -613,7 +665,8 @@ def run_phases(ctx, all_tests):
             "memory", memory_phase, lambda why: ([], _kind_failed("memory", "the memory check could "
                                                                   "not run: " + why)),
             builds, suite_results)
-        growth_results = growth_needed(growth_done.result(), memory_results)
+        growth_results = settle_memory(ctx, memory_results,
+                                       growth_needed(growth_done.result(), memory_results))
         cov = cov_done.result()
         challenge_result = challenge_done.result()
     build_tests = results_of_build_tests(builds)
