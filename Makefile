@@ -289,10 +289,15 @@ FUZZ_JOBS ?= 8
 FUZZ_STUDENT_SIDE := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_untracked.o) \
                      $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
                      $(GRADER_BUILD)/support/alloc_tracker.o $(GRADER_BUILD)/support/expansion_counter.o
+# GUARD_SEEDS: the same engine against the guarded run's policy and
+# allocator (grader/boundary/guard_alloc.c), linked as build.py links it.
+GUARD_SEEDS ?= 1-48
 .PHONY: fuzz fuzz-programs
-fuzz-programs: $(FUZZ_BUILD)/fuzz_driver $(FUZZ_BUILD)/hostile_student
+fuzz-programs: $(FUZZ_BUILD)/fuzz_driver $(FUZZ_BUILD)/hostile_student $(FUZZ_BUILD)/hostile_student_guard
 fuzz: fuzz-programs
 	$(FUZZ_BUILD)/fuzz_driver --server $(FUZZ_BUILD)/hostile_student --seeds $(SEEDS) --jobs $(FUZZ_JOBS)
+	$(if $(GUARD_SEEDS),$(FUZZ_BUILD)/fuzz_driver --server $(FUZZ_BUILD)/hostile_student_guard --policy guard \
+	    --seeds $(GUARD_SEEDS) --jobs $(FUZZ_JOBS))
 $(FUZZ_BUILD)/fuzz_driver: tests/staff/fuzz/fuzz_driver.c tests/staff/fuzz/fuzz_script.c tests/staff/fuzz/fuzz_seed.h \
                           $(TRUSTED_OBJ) $(GRADER_BUILD)/liboracle.a $(BOUNDARY_HDR)
 	@mkdir -p $(@D)
@@ -302,6 +307,9 @@ $(FUZZ_BUILD)/%.o: tests/staff/fuzz/%.c tests/staff/fuzz/hostile_engine.h studen
 	$(CC) $(LAB_CFLAGS) $(LAB_WARNINGS) -Istudent -Itests/staff/fuzz -c $< -o $@
 $(FUZZ_BUILD)/hostile_student: $(FUZZ_BUILD)/grundy_position.o $(FUZZ_BUILD)/grundy_solver.o $(FUZZ_STUDENT_SIDE)
 	$(CC) $^ -o $@ -static $(WRAP_ALLOC) $(WRAP_MEMO) -Wl,--wrap=grundy_get_moves
+$(FUZZ_BUILD)/hostile_student_guard: $(FUZZ_BUILD)/grundy_position.o $(FUZZ_BUILD)/grundy_solver.o $(FUZZ_STUDENT_SIDE) \
+                                     $(GRADER_BUILD)/boundary/guard_alloc.o
+	$(CC) $^ -o $@ -static -Wl,-z,norelro $(WRAP_ALLOC) $(WRAP_MEMO) -Wl,--wrap=grundy_get_moves
 
 # ---- staff targets ------------------------------------------------------------
 

@@ -183,13 +183,15 @@ static size_t children_of(pid_t pid, pid_t *kids, size_t room)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: fuzz_driver --server PROGRAM [--seeds A-B | --seed N] [--jobs J]\n");
+    fprintf(stderr, "usage: fuzz_driver --server PROGRAM [--seeds A-B | --seed N] [--jobs J] "
+                    "[--policy serve|guard]\n");
     exit(2);
 }
 
 int main(int argc, char **argv)
 {
     const char *server = NULL;
+    const char *policy = "serve"; /* guard: the guarded run's (a server linked with guard_alloc.o) */
     int jobs = 8;
     first_seed = 1, last_seed = 200;
     for (int i = 1; i < argc; i++) {
@@ -203,6 +205,9 @@ int main(int argc, char **argv)
             last_seed = *dash == '-' ? strtoul(dash + 1, NULL, 10) : first_seed;
         } else if (strcmp(argv[i], "--jobs") == 0 && i + 1 < argc)
             jobs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--policy") == 0 && i + 1 < argc &&
+                 (strcmp(argv[i + 1], "serve") == 0 || strcmp(argv[i + 1], "guard") == 0))
+            policy = argv[++i];
         else
             usage();
     }
@@ -217,7 +222,7 @@ int main(int argc, char **argv)
     if (realpath(server, server_path) == NULL)
         return 2;
     setenv("GRADER_SERVER", server_path, 1);
-    setenv("GRADER_POLICY", "serve", 1);
+    setenv("GRADER_POLICY", policy, 1);
     char seconds[32];
     snprintf(seconds, sizeof seconds, "%.2f", FUZZ_CALL_SECONDS);
     setenv("GRADER_CALL_SECONDS", seconds, 1);
