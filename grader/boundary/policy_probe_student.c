@@ -275,6 +275,29 @@ static long guard_handler(int sig)
     } action = {(void *)SIG_IGN, 0, NULL, 0};
     return raw(SYS_rt_sigaction, sig, (long)&action, 0, 8, 0);
 }
+/* The same with bits above the int the kernel reads: a filter that
+ * compares all 64 bits of an int argument is fooled by them. */
+static long guard_handler_upper_bits(int sig)
+{
+    struct {
+        void *handler;
+        unsigned long flags;
+        void *restorer;
+        unsigned long mask;
+    } action = {(void *)SIG_IGN, 0, NULL, 0};
+    return raw(SYS_rt_sigaction, (long)((1UL << 32) | (unsigned)sig), (long)&action, 0, 8, 0);
+}
+/* A copy of the top descriptor (under valgrind: its XML report's socket,
+ * spawn.c) to a low one, the new descriptor's number with bits above the
+ * int the kernel reads. */
+static long dup2_top_upper_bits(int unused)
+{
+    (void)unused;
+    struct rlimit limit;
+    if (raw(SYS_prlimit64, 0, RLIMIT_NOFILE, 0, (long)&limit, 0) != 0)
+        return -1;
+    return raw(SYS_dup2, (long)limit.rlim_cur - 1, (long)((1UL << 32) | 9), 0, 0, 0);
+}
 static long raise_limit(int unused)
 {
     (void)unused;
@@ -499,6 +522,8 @@ static void list_actions(void)
     add("guard-madvise-free", guard_madvise, MADV_FREE);
     add("guard-handler-sigsegv", guard_handler, SIGSEGV);
     add("guard-handler-sigbus", guard_handler, SIGBUS);
+    add("guard-handler-sigsegv-upper-bits", guard_handler_upper_bits, SIGSEGV);
+    add("dup2-top-fd-to-low-upper-bits", dup2_top_upper_bits, 0);
     add("raise-cpu-limit", raise_limit, 0);
     add("setuid-root", become_root, 0);
     add("terminal-input", terminal_input, 0);

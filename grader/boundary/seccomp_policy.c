@@ -121,10 +121,13 @@ static int add_guard_memory_rules(scmp_filter_ctx ctx)
                 SCMP_A3(SCMP_CMP_MASKED_EQ, fixed, 0));
     rc |= ALLOW(ctx, mprotect, 1, SCMP_A2(SCMP_CMP_EQ, PROT_NONE));
     rc |= ALLOW(ctx, madvise, 1, SCMP_A2(SCMP_CMP_EQ, MADV_DONTNEED));
-    rc |= ALLOW(ctx, rt_sigaction, 1, SCMP_A0(SCMP_CMP_LT, SIGBUS));
-    for (scmp_datum_t sig = SIGBUS + 1; sig < SIGSEGV; sig++)
-        rc |= ALLOW(ctx, rt_sigaction, 1, SCMP_A0(SCMP_CMP_EQ, sig));
-    rc |= ALLOW(ctx, rt_sigaction, 1, SCMP_A0(SCMP_CMP_GT, SIGSEGV));
+    /* The signal is an int: the kernel reads the low 32 bits, so each
+     * allowed one is matched on those (a 64-bit comparison would let
+     * SIGSEGV with an upper bit set through as "greater than SIGSEGV";
+     * libseccomp's SCMP_A0_32 still compares 64 bits). */
+    for (scmp_datum_t sig = 1; sig <= 64; sig++)
+        if (sig != SIGBUS && sig != SIGSEGV)
+            rc |= ALLOW(ctx, rt_sigaction, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, sig));
     return rc;
 }
 
@@ -199,6 +202,10 @@ static int add_coverage_rules(scmp_filter_ctx ctx)
  * leases: what valgrind and the C library ask of their own descriptors.
  * A copy (F_DUPFD) of one of valgrind's reserved descriptors to a low one
  * is refused (spawn.h): valgrind's own moves go up, into the range. */
+/* These compare all 64 bits, where the kernel reads a descriptor's low
+ * 32: a number with bits above them passes here as a high descriptor.
+ * Valgrind, which sees every call first, refuses such a number itself
+ * (EBADF: the policy probe's dup2-top-fd-to-low-upper-bits). */
 static int add_valgrind_descriptor_rules(scmp_filter_ctx ctx, scmp_datum_t low)
 {
     int rc = 0;

@@ -57,25 +57,28 @@ def _short(text, cap=300):
     return text if len(text) <= cap else text[:cap - 3] + "..."
 
 
-def message(verdict):
-    """The memory check's words when the guarded run failed."""
+def _failed(verdict):
+    """("T" or "T and N more test(s)", what the runner said of T): the first failure."""
     test, said = verdict["failed"][0]
     more = len(verdict["failed"]) - 1
+    return (f"{test} and {more} more test(s)" if more else test), said
+
+
+def message(verdict):
+    """The memory check's words when the guarded run failed."""
+    which, said = _failed(verdict)
     return ("valgrind reported nothing, but the guarded run did not pass: with the grader's guarded "
             "allocator (every block ends where memory nobody may touch begins, a freed block cannot be "
-            "touched again, a new block holds bytes 0xa5), "
-            + (f"{test} and {more} more test(s)" if more else test)
-            + f", which pass otherwise, failed ({said}). Your code reads or writes past the end of a "
+            f"touched again, a new block holds bytes 0xa5), {which}, which pass otherwise, "
+            f"failed ({said}). Your code reads or writes past the end of a "
             "block, or into a block it freed, or frees a block twice, or builds an answer from bytes "
             "it never wrote.\n(handout: handouts/grundy-lab.html#memcheck)")
 
 
 def confirms(verdict):
     """The guarded run's words after valgrind's findings, when it failed too."""
-    test, said = verdict["failed"][0]
-    more = len(verdict["failed"]) - 1
-    return ("The guarded run confirms it: with the grader's guarded allocator, "
-            + (f"{test} and {more} more test(s)" if more else test) + f" failed ({said}).")
+    which, said = _failed(verdict)
+    return f"The guarded run confirms it: with the grader's guarded allocator, {which} failed ({said})."
 
 
 def incomplete_message(verdict):
