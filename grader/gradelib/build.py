@@ -181,7 +181,7 @@ TRUSTED_PROGRAMS = ("timing_probe", "growth_probe", "challenge_probe")
 RUNNERS = "runner_task*"
 # What grading never reads, left out of the scratch: the model solution
 # (its objects and as a student program: a student process is never linked
-# with it, see pipeline.object_for), the oracle's and the suites' objects.
+# with it, see pipeline._objects), the oracle's and the suites' objects.
 NOT_COPIED = ("reference", "oracle", "suites", "*.txt", "student_reference")
 
 
@@ -447,8 +447,8 @@ def stub_object(scratch, file):
 
 
 def standin_object(scratch, file):
-    """What stands in for a submission's `file` that an earlier task's tests
-    do not trust (pipeline.object_for): the public stand-in map
+    """What stands in for a submission's `file` in a later task's rescue
+    program (pipeline._objects): the public stand-in map
     (tests/public/standin/) for the map, else the stubs'. Public code only:
     a student process can read and echo whatever it is linked with."""
     if file == config.POSITION:

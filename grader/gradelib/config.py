@@ -72,6 +72,13 @@ TIMED_SHAPES = {shape.name: (shape.heaps, (shape.low, shape.high), shape.outcome
                 for shape in LAB.shapes}
 TIMING_BUDGET_RATIO = LAB.timing_ratio
 CALIBRATION_RUNS = LAB.calibration_runs
+# The map's speed (pipeline.timing_phase): fails when the timed task's
+# solver fails its timing checks with the submission's map and passes them
+# with the stand-in map. A test of the map's task; None in a term without
+# a timed task after it.
+_TIMED = next((t.number for t in LAB.tasks if t.timed), None)
+_MAP_TASK = min(t.number for t in LAB.tasks if t.file == POSITION)
+SPEED_TEST = f"speed::task{_MAP_TASK}" if _TIMED is not None and _TIMED > _MAP_TASK else None
 
 # Limits of one call into a student process during the suites: the
 # wall-clock time the proxy waits (it shrinks once calls of a runner have

@@ -13,11 +13,10 @@ finding counts when its stack goes through the submission's own files, and
 is reported with the first such frame.
 
 A report that is missing, cut short or unreadable means the check could not
-run, which costs its points: it never means "no findings". Findings
-themselves cost points only when the kernel's checks saw them too (the
-guarded run, guard.py; the growth check for leaks): the program could have
-silenced valgrind, so its report is the words of a verdict, never the
-verdict (pipeline.memory_phase and settle_memory).
+run, which costs its points: it never means "no findings". A finding in
+the submission's own frames fails the memory check (pipeline.memory_phase);
+the kernel's checks (the guarded run, guard.py; the growth check for
+leaks) stand behind a valgrind silenced from inside.
 
 What the program under valgrind can write into that channel (see
 handouts/guides/design.md, "How the grader works", step 7): the report
@@ -85,7 +84,7 @@ _LINE = re.compile(r"[0-9]{1,7}")
 # What valgrind never writes, but could hide a real finding or carry text.
 _NOT_VALGRIND = (b"<!--", b"<![CDATA[", b"<!DOCTYPE", b"<!ENTITY", b"<?")
 
-def run_task(mode, scratch, runner, program, task, selected, seed):
+def run_task(mode, scratch, runner, program, task, selected, seed, suffix=""):
     """{"findings", "complete", "why"} for one task's passing tests, or None
     when none could run."""
     if not selected:
@@ -94,7 +93,7 @@ def run_task(mode, scratch, runner, program, task, selected, seed):
                             wall_seconds=config.LIMITS["valgrind_runner_seconds"], address_space=None)
     # One test process at a time: they share the side channel.
     result, records, error = suites.run_runner(
-        mode, scratch, runner, f"memcheck-task{task}", seed, program, policy="valgrind",
+        mode, scratch, runner, f"memcheck-task{task}{suffix}", seed, program, policy="valgrind",
         tests=selected, limits=limits, jobs=1, call_seconds=suites.VALGRIND_TEST_TIMEOUT,
         side_channel=True)
     documents, framing = split_reports(result.side)

@@ -4,7 +4,7 @@
     suites    -> [TestResult]                 prebuilt runners x student programs
     timing    -> (entries, [TestResult])      trusted probe, CPU from the kernel
     memo      -> [TestResult]                 memo::taskN: a memo seen by the kernel
-    memory    -> (findings, [TestResult])     valgrind around the student process
+    memory    -> (findings, [TestResult])     valgrind, then the guarded run (the kernel's)
     growth    -> [TestResult]                 memory measured by the kernel, outside (beside memory)
     coverage  -> {line_percent, ...} or None  (beside memory: none of the last four is timed)
     challenge -> {largest heap...} or None    the leaderboard's figure, no points (beside memory)
@@ -23,15 +23,16 @@ Figures only a student process can report (expansion counts, memo size,
 live allocations) never earn points alone: a test that read one scores
 only when the check named in config.GATES, made from outside, passes too.
 
-Task isolation: Task 0 is graded with the submission's grundy_position.c
-and the stubs' solver (Task 0 never calls it, so a solver that does not
-build or link costs Tasks 1-2 only); Tasks 1-2 with the submission's
-solver and, unless its grundy_position.c passes every Task 0 test, the
-public stand-in map (tests/public/standin/grundy_position.c). The
-feedback says when that happened, so one bug never zeroes every task.
-No model code is ever linked into a student process: a process can read
-its own machine code and echo it through its answers (the stand-in is
-public for that reason; standin.py flags a Task 0 that copies it).
+Task isolation, monotone in honesty: every check runs a task's own
+program (the submission's files of that task and the earlier ones), and a
+later task's check that fails there runs again with the public stand-in
+map (tests/public/standin/grundy_position.c) in place of the map, passing
+when either run passes ("programs" below). So a map's bug costs the map's
+task and never the solver's, and no change that makes a submission worse
+can raise its score: the rescue run holds nothing of the map. No model
+code is ever linked into a student process: a process can read its own
+machine code and echo it through its answers (the stand-in is public for
+that reason; standin.py flags a Task 0 that copies it).
 """
 
 import concurrent.futures
@@ -65,7 +66,6 @@ class Context:
     notes: list = field(default_factory=list)
     phases: dict = field(default_factory=dict)
     programs: dict = field(default_factory=dict)   # (objects, static) -> (path or None, why)
-    trusted_for: dict = field(default_factory=dict)  # task -> the trusted files its suites ran with
     # Phases that overlap (compiles, memory, growth beside coverage) number
     # their logs from one counter, and link programs one at a time.
     log_numbers: object = field(default_factory=lambda: itertools.count(1))
@@ -73,6 +73,7 @@ class Context:
 
     failures: dict = field(default_factory=dict)  # phase -> why it could not run (see guarded)
     copies_standin: bool = False   # the map is mostly the public stand-in's (standin.py)
+    rescued: dict = field(default_factory=dict)   # task -> tests that passed only with the stand-ins
 
     def phase(self, name, function, *args):
         start = time.monotonic()
@@ -153,23 +154,63 @@ def results_of_build_tests(builds):
     return tests
 
 
-def object_for(ctx, builds, file, use_student, task):
-    """The object of `file` in `task`'s program: the submission's when
-    trusted; for an earlier task's file that is not, the public stand-in
-    map for the map, and for any other file (the solver, for the optional
-    tasks of Part 2) the submission's own all the same, since no stand-in
-    of a solver can be public without handing out Tasks 1-2; else (a later
-    task's file, or one that did not build) the stubs'. Never the model
-    solution: whatever a student process holds, it can read and echo."""
-    b = builds[file]
-    if use_student and b.accepted:
-        return b.object
-    if min(t for t in config.TASKS if config.FILE_OF_TASK[t] == file) < task:
-        if file == config.POSITION:
-            return build.standin_object(ctx.scratch, file)
-        if b.accepted:
-            return b.object
-    return build.stub_object(ctx.scratch, file)
+# ---- programs ------------------------------------------------------------------
+#
+# A task's own program holds the submission's files of that task and the
+# earlier ones (a later task's file, or one not accepted, is the stubs').
+# Its rescue program is the same with the public stand-in map in place of
+# the submission's map, for every task after the map's. Every check runs
+# the own program first; a later task's check that fails there runs again
+# on the rescue program and passes when either passes. The rescue program
+# holds nothing of the map, and the own program can only lose by a worse
+# map, so the grade is monotone in the map; and a map's bug costs the
+# map's task, while its speed costs speed::taskN (timing_phase).
+
+def own_files(builds, task):
+    """The files a task's own program takes from the submission."""
+    return frozenset(f for f in config.SUBMISSION_FILES if builds[f].accepted
+                     and min(t for t in config.TASKS if config.FILE_OF_TASK[t] == f) <= task)
+
+
+def _map_task():
+    return min(t for t in config.TASKS if config.FILE_OF_TASK[t] == config.POSITION)
+
+
+def _objects(ctx, builds, task, rescue):
+    mine = own_files(builds, task)
+    return tuple(build.standin_object(ctx.scratch, f) if rescue and f == config.POSITION
+                 else builds[f].object if f in mine else build.stub_object(ctx.scratch, f)
+                 for f in config.SUBMISSION_FILES)
+
+
+def has_rescue(ctx, builds, task):
+    """Whether the task has a rescue program other than its own."""
+    return task > _map_task() and _objects(ctx, builds, task, True) != _objects(ctx, builds, task, False)
+
+
+def student_program(ctx, builds, task, rescue=False, static=True, suffix="", guard=False):
+    """(path, "") of a task's own (or rescue) student program, or (None,
+    why). Each distinct set of objects is linked once per grading and then
+    reused: Tasks 1 and 2 share theirs, and the checks after the suites
+    run the suites' programs."""
+    own = builds[config.FILE_OF_TASK[task]]
+    if not own.accepted:
+        return None, f"not run: {own.file} did not build or was rejected (see the build test)"
+    key = (_objects(ctx, builds, task, rescue), static, guard)
+    with ctx.link_lock:
+        return _linked_once(ctx, key, suffix)
+
+
+def _linked_once(ctx, key, suffix):
+    objects, static, guard = key
+    if key not in ctx.programs:
+        name = f"student_{len(ctx.programs)}{suffix}"
+        path = os.path.join(ctx.scratch, "bin", name)
+        ok, messages = build.link_student_program(ctx.mode, ctx.scratch, path, list(objects), ctx.log,
+                                                  static=static, guard=guard)
+        ctx.programs[key] = (path, "") if ok else (None, "not run: the student program did not "
+                                                   "link:\n" + messages)
+    return ctx.programs[key]
 
 
 # ---- suites ----------------------------------------------------------------------
@@ -178,48 +219,64 @@ def tests_of_task(all_tests, task):
     return [t for t in all_tests if t.split("::")[0] in (f"task{task}", f"task{task}_hidden")]
 
 
-def run_task(ctx, all_tests, task, program):
+def run_task(ctx, all_tests, task, program, suffix=""):
     path, why = program
     ids = tests_of_task(all_tests, task)
     if path is None:
         return [TestResult(t, task, "not_run", why) for t in ids]
     result, records, error = suites.run_runner(ctx.mode, ctx.scratch, build.runner(ctx.scratch, task),
-                                               f"task{task}", ctx.seed, path)
-    ctx.log(f"task{task} runner: {result.describe()}, {len(records)} results")
+                                               f"task{task}{suffix}", ctx.seed, path)
+    ctx.log(f"task{task}{suffix} runner: {result.describe()}, {len(records)} results")
     return [suites.result_of(t, records.get(t), error) for t in ids]
 
 
 def suites_phase(ctx, builds, all_tests):
-    """Every task in the lab's order. Task isolation: a task's program takes
-    its own file from the submission, and each other file from the
-    submission only once every task of that file has passed every test
-    (trusted, below); else from object_for's stand-ins. So Task 0 runs
-    with the stubs' solver, Tasks 1-2 with the submission's map only when
-    Task 0 passed (else the public stand-in map), and one bug in the map
-    never zeroes every task. Returns the results and
-    the trusted files, which the later phases link the same way.
-
-    The tasks of one file share a program and a trusted set, so they run
-    side by side; meanwhile the next file's program is linked as it will be
-    if they all pass (when they do not, that link goes unused)."""
-    results, trusted = [], set()
+    """Every task in the lab's order on its own program, and a later task's
+    failed tests again on its rescue program (merge_rescue). The tasks of
+    one file share their programs, so they run side by side; meanwhile the
+    next file's own program is linked."""
+    results = []
     groups = _tasks_by_file()
     for index, tasks in enumerate(groups):
-        file = config.FILE_OF_TASK[tasks[0]]
-        for task in tasks:
-            ctx.trusted_for[task] = frozenset(trusted)
-        program = student_program(ctx, builds, tasks[0], trusted)
+        own = student_program(ctx, builds, tasks[0])
         with concurrent.futures.ThreadPoolExecutor(max_workers=len(tasks) + 1) as pool:
-            if index + 1 < len(groups) and builds[file].accepted:
-                pool.submit(student_program, ctx, builds, groups[index + 1][0], trusted | {file})
-            runs = list(pool.map(lambda task: run_task(ctx, all_tests, task, program), tasks))
+            if index + 1 < len(groups):
+                pool.submit(student_program, ctx, builds, groups[index + 1][0])
+            runs = list(pool.map(lambda task: run_task(ctx, all_tests, task, own), tasks))
+        if has_rescue(ctx, builds, tasks[0]) and any(not r.passed for rs in runs for r in rs):
+            runs = _rescued(ctx, builds, all_tests, tasks, runs)
         done = [r for task_results in runs for r in task_results]
         _note_shared_file(ctx, tasks, done)
         results += done
-        if builds[file].accepted and done and all(r.passed for r in done):
-            trusted.add(file)
-    _note_reference_files(ctx, builds, trusted)
-    return results, trusted
+    _note_rescued(ctx)
+    return results
+
+
+def _rescued(ctx, builds, all_tests, tasks, runs):
+    program = student_program(ctx, builds, tasks[0], rescue=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(tasks)) as pool:
+        again = list(pool.map(lambda task: run_task(ctx, all_tests, task, program, "-rescue"), tasks))
+    merged = []
+    for task, own_results, rescue_results in zip(tasks, runs, again):
+        task_results, ids = merge_rescue(own_results, rescue_results)
+        if ids:
+            ctx.rescued[task] = ids
+        merged.append(task_results)
+    return merged
+
+
+def merge_rescue(own_results, rescue_results):
+    """(results, rescued ids): per test, the own run's result when it
+    passed, else the rescue run's (passed: rescued; failed: its words,
+    which speak of this task's code beside a map known to be right)."""
+    by_id = {r.id: r for r in rescue_results}
+    merged, rescued = [], []
+    for r in own_results:
+        other = by_id.get(r.id, r)
+        if not r.passed and other.passed:
+            rescued.append(r.id)
+        merged.append(r if r.passed else other)
+    return merged, rescued
 
 
 def _note_shared_file(ctx, tasks, done):
@@ -255,18 +312,19 @@ def _tasks_by_file():
     return groups
 
 
-def _note_reference_files(ctx, builds, trusted):
-    """Tells the student which tasks ran with the stand-in map instead of theirs."""
-    for file in config.SUBMISSION_FILES:
-        if file in trusted or not builds[file].accepted or file != config.POSITION:
-            continue
-        own_tasks = [t for t in config.TASKS if config.FILE_OF_TASK[t] == file]
-        later = [t for t in config.TASKS if t > own_tasks[-1] and builds[config.FILE_OF_TASK[t]].accepted]
-        if later:
-            ctx.notes.append(f"{_tasks_text(later)} were graded with the given stand-in map "
-                             f"(tests/public/standin/{file}) instead of your {file}, because yours "
-                             f"does not pass every test of {_tasks_text(own_tasks)}: fix "
-                             f"{_tasks_text(own_tasks)} first, then your own {file} is used for every task.")
+def _note_rescued(ctx):
+    """Tells the student which tests passed only with the stand-in map."""
+    rescued = {task: ids for task, ids in sorted(ctx.rescued.items()) if ids}
+    if not rescued:
+        return
+    file = config.POSITION
+    own_tasks = [t for t in config.TASKS if config.FILE_OF_TASK[t] == file]
+    count = sum(len(ids) for ids in rescued.values())
+    ctx.notes.append(f"{count} test{'s' if count != 1 else ''} of {_tasks_text(list(rescued))} "
+                     f"failed with your {file} and passed with the given stand-in map "
+                     f"(tests/public/standin/{file}), so they earn their points: your map's bug "
+                     f"costs {_tasks_text(own_tasks)} only. The timing, memo and memory checks "
+                     f"run your own {file}: fix {_tasks_text(own_tasks)} first, then read them.")
 
 
 def _tasks_text(tasks):
@@ -274,49 +332,63 @@ def _tasks_text(tasks):
     return ("Task " + names[0]) if len(names) == 1 else ("Tasks " + ", ".join(names[:-1]) + " and " + names[-1])
 
 
-def student_program(ctx, builds, task, trusted, static=True, suffix="", guard=False):
-    """(path, "") of a task's student program, or (None, why): its own file
-    from the submission, every other file from the submission when trusted
-    (see suites_phase), else from the reference. Each distinct set of
-    objects is linked once per grading and then reused: Tasks 1 and 2 share
-    theirs, and the timing phase runs the suites' one."""
-    own = builds[config.FILE_OF_TASK[task]]
-    if not own.accepted:
-        return None, f"not run: {own.file} did not build or was rejected (see the build test)"
-    objects = tuple(object_for(ctx, builds, file, file == own.file or file in trusted, task)
-                    for file in config.SUBMISSION_FILES)
-    key = (objects, static, guard)
-    with ctx.link_lock:
-        return _linked_once(ctx, key, suffix)
-
-
-def _linked_once(ctx, key, suffix):
-    objects, static, guard = key
-    if key not in ctx.programs:
-        name = f"student_{len(ctx.programs)}{suffix}"
-        path = os.path.join(ctx.scratch, "bin", name)
-        ok, messages = build.link_student_program(ctx.mode, ctx.scratch, path, list(objects), ctx.log,
-                                                  static=static, guard=guard)
-        ctx.programs[key] = (path, "") if ok else (None, "not run: the student program did not "
-                                                   "link:\n" + messages)
-    return ctx.programs[key]
-
-
 # ---- timing ------------------------------------------------------------------------
 
-def timing_phase(ctx, builds):
-    timed = next((t.number for t in config.LAB.tasks if t.timed), None)
+def timing_phase(ctx, builds, suite_results):
+    """(entries, tests): the timed task's timing checks on its own program,
+    and on its rescue program when they fail there; they pass when either
+    passes them all. speed::taskN, the map's, fails when only the rescue
+    passed them (the map made the solver slow or wrong); it is not judged
+    (no points) for a map that passes none of its own tests, so the stubs
+    earn nothing, and passes otherwise: a solver that fails both ways
+    costs the timing checks, never the map's points as well (check-
+    definition keeps speed::* worth less than timing::*, so that rule
+    never pays a worse solver)."""
+    timed = _timed_task_or_none()
     if timed is None:
         return [], []
-    student, _ = student_program(ctx, builds, timed, ctx.trusted_for[timed])
-    return timing.check(ctx.mode, ctx.scratch, student, ctx.seed, ctx.log)
+    own, _ = student_program(ctx, builds, timed)
+    entries, tests = timing.check(ctx.mode, ctx.scratch, own, ctx.seed, ctx.log)
+    speed = ("passed", f"with your {config.POSITION}, your solver passed every timing check")
+    map_works = any(r.passed for r in suite_results if r.task == _map_task())
+    if not map_works:
+        speed = ("not_run", f"not judged: your {config.POSITION} passes no test of Task "
+                 f"{_map_task()} yet")
+    if not _all_passed(tests):
+        if map_works:
+            speed = ("passed", f"not slower than the stand-in map as far as the timing checks show: "
+                     "your solver fails them with either map")
+        if has_rescue(ctx, builds, timed):
+            rescue, _ = student_program(ctx, builds, timed, rescue=True)
+            again = timing.check(ctx.mode, ctx.scratch, rescue, ctx.seed, ctx.log, until_failure=True)
+            if len(again[1]) == len(tests) and _all_passed(again[1]):
+                first = next(t for t in tests if not t.passed or t.withheld)
+                speed = ("failed", f"with your {config.POSITION}, your solver fails the timing checks "
+                         f"({first.message.splitlines()[0] if first.message else first.status}); with "
+                         "the given stand-in map in its place it passes them all, so your map makes "
+                         "it slow or wrong. (handout: handouts/grundy-lab.html#task-0-map)")
+                entries, tests = again
+                ctx.notes.append(f"The timing checks were passed with the given stand-in map in place "
+                                 f"of your {config.POSITION} (see {config.SPEED_TEST}).")
+    if config.SPEED_TEST:
+        tests = tests + [TestResult(config.SPEED_TEST, _map_task(), speed[0], speed[1], kind="timing",
+                                    flags=["over_budget"] if speed[0] == "failed" else [])]
+    return entries, tests
+
+
+def _all_passed(tests):
+    return bool(tests) and all(t.passed and not t.withheld for t in tests)
+
+
+def _timed_task_or_none():
+    return next((t.number for t in config.LAB.tasks if t.timed), None)
 
 
 def challenge_phase(ctx, builds):
     timed = next((t.number for t in config.LAB.tasks if t.timed), None)
     if timed is None:
         return None
-    student, _ = student_program(ctx, builds, timed, ctx.trusted_for[timed])
+    student, _ = student_program(ctx, builds, timed)
     return challenge.measure(ctx.mode, ctx.scratch, student, ctx.log)
 
 
@@ -329,20 +401,41 @@ def _memo_not_run(why):
 
 
 def memo_phase(ctx, builds, timing_results):
-    """The memo check (growth.memo_check), timed like the timing checks: it
-    compares CPU times, so it runs alone."""
+    """The memo check (growth.memo_check) on the task's own program, and on
+    its rescue program when it fails there (the memo is the solver's; a
+    map that leaks must not read as a memo never cleared). Timed like the
+    timing checks: it compares CPU times, so it runs alone."""
     spec = config.LAB.memo
     if spec is None or spec.task not in config.TASKS:
         return []
-    student, _ = student_program(ctx, builds, spec.task, ctx.trusted_for[spec.task])
-    return growth.memo_check(ctx.mode, ctx.scratch, student, ctx.seed, ctx.log, timing_results)
+    own, _ = student_program(ctx, builds, spec.task)
+    found = growth.memo_check(ctx.mode, ctx.scratch, own, ctx.seed, ctx.log, timing_results)
+    if found and found[0].status == "failed" and has_rescue(ctx, builds, spec.task):
+        rescue, _ = student_program(ctx, builds, spec.task, rescue=True)
+        again = growth.memo_check(ctx.mode, ctx.scratch, rescue, ctx.seed, ctx.log, timing_results)
+        if again and again[0].passed:
+            again[0].message = ((again[0].message + "\n") if again[0].message else "") + (
+                f"(passed with the given stand-in map in place of your {config.POSITION}; with yours: "
+                f"{found[0].message.splitlines()[0] if found[0].message else 'failed'})")
+            return again
+    return found
 
 
 # ---- memory --------------------------------------------------------------------------
 
-def memory_phase(ctx, builds, suite_results):
-    """Tasks three at a time: each valgrind run is a process at a time, and
-    three of them keep two cores busier than two."""
+def memory_phase(ctx, builds, suite_results, rescue_tasks=None):
+    """(entries, tests): each task's memory check on its own program, or,
+    for rescue_tasks (rescue_memory), on its rescue program, over the tests
+    of config.MEMCHECK_TESTS that passed: valgrind's run (its findings in
+    the submission's own frames cost the points, and name the line), then
+    the guarded run (guard.py: the kernel's fault, the backstop for a
+    valgrind silenced from inside); the growth check completes the verdict
+    (config.GATES). On the own program, a task with a test that passed only
+    on the rescue program fails it: that test's memory use on the own code
+    was never seen, and a map broken on purpose must not hide a leak. Tasks
+    three at a time: three valgrind runs keep two cores busier than two."""
+    rescue = rescue_tasks is not None
+    tasks = config.TASKS if not rescue else rescue_tasks
     passed = {t.id for t in suite_results if t.passed}
     figures_of = {t.id: t.figures for t in suite_results}
 
@@ -357,69 +450,117 @@ def memory_phase(ctx, builds, suite_results):
                 found.update(f for f in figures_of.get(test_id, []) if f != "live_allocations")
         return sorted(found)
 
-    selected_of = {task: [t for t in config.MEMCHECK_TESTS[task] if t in passed]
-                   for task in config.TASKS}
-    # Linked here, one after the other: Tasks 1 and 2 share a program, and
-    # two threads must not link the same file at once.
-    programs = {task: student_program(ctx, builds, task, ctx.trusted_for[task], static=False,
-                                      suffix="_dynamic")[0] if selected_of[task] else None
-                for task in config.TASKS}
-    guarded = {task: student_program(ctx, builds, task, ctx.trusted_for[task], suffix="_guard",
+    rescued = set() if rescue else {i for ids in ctx.rescued.values() for i in ids}
+    selected_of = {task: [t for t in config.MEMCHECK_TESTS[task] if t in passed and t not in rescued]
+                   for task in tasks}
+    suffix = "_rescue" if rescue else ""
+    programs = {task: student_program(ctx, builds, task, rescue, static=False,
+                                      suffix="_dynamic" + suffix)[0] if selected_of[task] else None
+                for task in tasks}
+    guarded = {task: student_program(ctx, builds, task, rescue, suffix="_guard" + suffix,
                                      guard=True)[0] if selected_of[task] else None
-               for task in config.TASKS}
+               for task in tasks}
 
     def one(task):
         program, selected = programs[task], selected_of[task]
         if program is None or not selected:
             return task, None
         result = memcheck.run_task(ctx.mode, ctx.scratch, build.runner(ctx.scratch, task),
-                                   program, task, selected, ctx.seed)
-        if result is not None and result["complete"]:
-            # valgrind's report is the student process's word (a program can
-            # silence it from inside): the guarded run (guard.py) and the
-            # growth check are the kernel's, and the points rest on them
+                                   program, task, selected, ctx.seed, suffix)
+        if result is not None and result["complete"] and not result["findings"]:
             result["guard"] = (guard.run_task(ctx.mode, ctx.scratch, build.runner(ctx.scratch, task),
-                                              guarded[task], task, selected, ctx.seed)
+                                              guarded[task], task, selected, ctx.seed, suffix)
                                if guarded[task] else {"failed": [], "complete": False,
                                                       "why": "the guarded program did not link"})
         return task, result
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
-        found = list(pool.map(one, config.TASKS))
+        found = list(pool.map(one, tasks))
     memory, tests = [], []
     for task, result in found:
         test_id = f"memory::task{task}"
-        if result is None:
-            tests.append(TestResult(test_id, task, "not_run", "not run: none of this task's tests "
-                                    "checked under valgrind passed yet", kind="memory"))
-            continue
-        memory.append({"task": task, "findings": result["findings"], "complete": result["complete"]})
-        findings = _findings_text(result)
-        flags = _finding_flags(result["findings"])
-        checked = result.get("guard")
-        if not result["complete"]:
-            # a run that behaved otherwise under valgrind, or a report that
-            # is not valgrind's: it can only cost the program itself
-            tests.append(TestResult(test_id, task, "failed", findings + MEMCHECK_HANDOUT if findings else (
-                "the memory check could not run to the end "
-                f"({result['why']}), so it cannot say your code is clean"), kind="memory", flags=flags))
-        elif not checked["complete"]:
-            tests.append(TestResult(test_id, task, "failed", guard.incomplete_message(checked),
-                                    kind="memory"))
-        elif checked["failed"]:
-            tests.append(TestResult(test_id, task, "failed",
-                                    findings + "\n" + guard.confirms(checked) + MEMCHECK_HANDOUT
-                                    if findings else guard.message(checked),
-                                    kind="memory", flags=sorted(set(flags) | {"memory"})))
-        else:
-            # Valgrind's findings that no outside check confirmed (yet: a
-            # leak waits for the growth check, settle_memory) earn their
-            # points back: kept as words for the student and a flag for the
-            # staff, never as a cost a program could avoid by silencing
-            # valgrind.
-            tests.append(TestResult(test_id, task, "passed", findings, kind="memory", flags=flags,
-                                    figures=inherited(task) + ["valgrind"]))
+        test = _memory_verdict(test_id, task, result, inherited(task))
+        if test.passed and not rescue and ctx.rescued.get(task):
+            test = TestResult(test_id, task, "failed", f"{NOT_CHECKED}: "
+                              f"{len(ctx.rescued[task])} of this task's tests pass only with the given "
+                              f"stand-in map in place of your {config.POSITION}", kind="memory")
+        tests.append(test)
+        if result is not None:
+            memory.append({"task": task, "findings": result["findings"], "complete": result["complete"]})
     return memory, tests
+
+
+def _memory_verdict(test_id, task, result, figures):
+    """memory::taskN from one program's valgrind and guarded runs."""
+    if result is None:
+        return TestResult(test_id, task, "not_run", "not run: none of this task's tests "
+                          "checked under valgrind passed yet", kind="memory")
+    findings = _findings_text(result)
+    flags = _finding_flags(result["findings"])
+    checked = result.get("guard")
+    if findings or not result["complete"]:
+        # valgrind saw the submission's own frames go wrong, or its run
+        # could not vouch for them: either costs the program itself
+        return TestResult(test_id, task, "failed", findings + MEMCHECK_HANDOUT if findings else (
+            "the memory check could not run to the end "
+            f"({result['why']}), so it cannot say your code is clean"), kind="memory", flags=flags)
+    if not checked["complete"]:
+        return TestResult(test_id, task, "failed", guard.incomplete_message(checked), kind="memory")
+    if checked["failed"]:
+        return TestResult(test_id, task, "failed", guard.message(checked), kind="memory", flags=["memory"])
+    return TestResult(test_id, task, "passed", kind="memory", figures=figures + ["valgrind"])
+
+
+def rescue_memory(ctx, builds, suite_results, memory, memory_results, growth_results):
+    """(memory entries, memory tests, growth tests): a later task whose own
+    memory verdict (its memory check and growth check) fails is checked
+    again on its rescue program, and takes that verdict when it passes: the
+    map's leak or bad access is the map's task's to pay (memory::task0),
+    once. Only the failing tasks run again, one after the other."""
+    growth_of = {t.task: t for t in growth_results}
+    failing = [t.task for t in memory_results
+               if (not t.passed or (growth_of.get(t.task) is not None and not growth_of[t.task].passed))
+               and has_rescue(ctx, builds, t.task) and t.status != "not_run"]
+    if not failing:
+        return memory, memory_results, growth_results
+    entries, tests = memory_phase(ctx, builds, suite_results, rescue_tasks=failing)
+    clean = [t.task for t in tests if t.passed]
+    programs = {task: student_program(ctx, builds, task, True)[0] for task in clean}
+    grown = {t.task: t for t in growth.check(ctx.mode, ctx.scratch, programs, ctx.seed, ctx.log)
+             if t.task in programs}
+    kept = {t.task: t for t in tests if t.passed and grown.get(t.task) is not None and grown[t.task].passed}
+    own_of = {t.task: t for t in memory_results}
+    blamed = []    # what the own program did wrong where the stand-in map put it right
+    for task, t in kept.items():
+        t.message = f"passed with the given stand-in map in place of your {config.POSITION}"
+        own, own_growth = own_of[task], growth_of.get(task)
+        if not own.passed and not own.message.startswith(NOT_CHECKED):
+            blamed.append((task, own.message.splitlines()[0], own.flags))
+        elif own_growth is not None and own_growth.status == "failed":
+            blamed.append((task, own_growth.message.splitlines()[0], own_growth.flags))
+    memory_results = [kept.get(t.task, t) for t in memory_results]
+    if blamed:
+        memory_results = [_blame_the_map(t, blamed) if t.task == _map_task() else t for t in memory_results]
+    if kept:
+        ctx.notes.append(f"{_tasks_text(sorted(kept))}: the memory check passed with the given "
+                         f"stand-in map in place of your {config.POSITION}: what your map does wrong "
+                         f"there is counted once, in Task {_map_task()}'s memory check.")
+    memory = [m for m in memory if m["task"] not in kept] + [m for m in entries if m["task"] in kept]
+    return (memory, memory_results, [grown[t.task] if t.task in kept else t for t in growth_results])
+
+
+NOT_CHECKED = "not checked on your own code"
+
+
+def _blame_the_map(test, blamed):
+    """The map's memory check, failed by what its map did in a later task's
+    checks that the stand-in map put right."""
+    seen = "; ".join(f"Task {task}'s tests with your {config.POSITION}: {words}" for task, words, _ in blamed)
+    flags = sorted(set(test.flags) | {f for _, _, fl in blamed for f in fl if f in ("leak", "memory")})
+    message = (test.message + "\n" if not test.passed and test.message else "") + (
+        f"{seen}; with the given stand-in map in its place they pass, so the error is your map's"
+        + MEMCHECK_HANDOUT)
+    return TestResult(test.id, test.task, "failed", message, kind="memory", flags=flags)
 
 
 MEMCHECK_HANDOUT = "\n(handout: handouts/grundy-lab.html#memcheck)"
@@ -443,37 +584,6 @@ def _finding_flags(findings):
     return (["leak"] if leak else []) + (["memory"] if other else [])
 
 
-def settle_memory(ctx, memory_results, growth_results):
-    """The memory tests that passed with valgrind's findings, once the
-    growth check is known: a leak the growth check saw too fails the
-    memory test, with valgrind's words (which name the line) and the growth
-    check's confirmation, and the growth test is folded into it (one bug,
-    one message); findings no outside check confirmed stay a note for the
-    student and a flag for the staff. Returns the growth results to keep."""
-    growth_of = {t.task: t for t in growth_results}
-    kept, unconfirmed = [], {}
-    for test in memory_results:
-        if not (test.passed and test.message):
-            continue
-        seen = growth_of.get(test.task)
-        if "leak" in test.flags and seen is not None and seen.status == "failed" and \
-                not seen.message.startswith("the memory-growth check could not run"):
-            test.status = "failed"
-            test.message += "\nThe growth check confirms the leak: " + seen.message + MEMCHECK_HANDOUT
-            test.figures = []
-            kept.append(test.task)
-            continue
-        found = "; ".join(test.message.splitlines()[1:])   # the findings, without the heading
-        unconfirmed.setdefault(found, []).append(test.task)
-        test.message = ""
-    for found, tasks in unconfirmed.items():   # the same finding in several tasks: one note
-        ctx.notes.append(f"{_tasks_text(tasks)}: valgrind reports {found}. Neither the guarded run nor "
-                         "the growth check saw it, so no points rest on it (a program can silence "
-                         "valgrind from inside); fix it all the same: make memcheck names the lines.")
-    return [TestResult(t.id, t.task, "not_run", "not run: its verdict is part of this task's memory "
-                       "check", kind="memory") if t.task in kept else t for t in growth_results]
-
-
 # ---- growth ------------------------------------------------------------------------------
 
 def growth_phase(ctx, builds, suite_results):
@@ -484,7 +594,7 @@ def growth_phase(ctx, builds, suite_results):
     passed."""
     passed = {t.id for t in suite_results if t.passed}
     candidates = {task for task in config.TASKS if any(t in passed for t in config.MEMCHECK_TESTS[task])}
-    programs = {task: student_program(ctx, builds, task, ctx.trusted_for[task])[0]
+    programs = {task: student_program(ctx, builds, task)[0]
                 for task in config.TASKS if task in candidates}
     return growth.check(ctx.mode, ctx.scratch, programs, ctx.seed, ctx.log)
 
@@ -632,15 +742,10 @@ def run_phases(ctx, all_tests):
     the phases in their order, the timed ones alone. A phase that raises
     fails its own tests (ctx.guarded) and the others still run."""
     builds = ctx.guarded("build", build_phase, lambda why: _builds_not_run(why))
-    suite_results, _ = ctx.guarded("suites", suites_phase, lambda why: (_not_run(all_tests, why), None),
-                                   builds, all_tests)
-    for task in config.TASKS:
-        ctx.trusted_for.setdefault(task, frozenset())
-    timing_entries, timing_results = ctx.guarded(
-        "timing", timing_phase, lambda why: ([], [TestResult("timing::" + name, _timed_task(), "failed",
-                                                             "the timing check could not run: " + why,
-                                                             kind="timing", flags=_error_flags(why))
-                                                  for name in config.TIMED_SHAPES]), builds)
+    suite_results = ctx.guarded("suites", suites_phase, lambda why: _not_run(all_tests, why),
+                                builds, all_tests)
+    timing_entries, timing_results = ctx.guarded("timing", timing_phase, _timing_not_run, builds,
+                                                 suite_results)
     timing.under_memo_cause(timing_results, suite_results)
     memo_results = ctx.guarded("memo", memo_phase, _memo_not_run, builds, timing_results)
     passed_public = [t.id for t in suite_results if t.passed and "_hidden" not in t.id]
@@ -665,8 +770,11 @@ def run_phases(ctx, all_tests):
             "memory", memory_phase, lambda why: ([], _kind_failed("memory", "the memory check could "
                                                                   "not run: " + why)),
             builds, suite_results)
-        growth_results = settle_memory(ctx, memory_results,
-                                       growth_needed(growth_done.result(), memory_results))
+        grown = growth_done.result()
+        memory, memory_results, grown = ctx.guarded(
+            "memory-rescue", lambda c: rescue_memory(c, builds, suite_results, memory, memory_results, grown),
+            lambda why: (memory, memory_results, grown))
+        growth_results = growth_needed(grown, memory_results)
         cov = cov_done.result()
         challenge_result = challenge_done.result()
     build_tests = results_of_build_tests(builds)
@@ -684,8 +792,17 @@ def _error_flags(why):
     return ["grader_error"] if why.startswith("an internal error") else []
 
 
-def _timed_task():
-    return next((t.number for t in config.LAB.tasks if t.timed), config.TASKS[-1])
+def _timing_not_run(why):
+    """The timing phase's tests when it raised: every check failed, and why."""
+    timed = _timed_task_or_none()
+    if timed is None:
+        return [], []
+    tests = [TestResult("timing::" + name, timed, "failed", "the timing check could not run: " + why,
+                        kind="timing", flags=_error_flags(why)) for name in config.TIMED_SHAPES]
+    if config.SPEED_TEST:
+        tests.append(TestResult(config.SPEED_TEST, _map_task(), "failed",
+                                "the timing check could not run: " + why, kind="timing"))
+    return [], tests
 
 
 def _builds_not_run(why):

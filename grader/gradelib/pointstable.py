@@ -5,7 +5,8 @@ lab.ini gives each task its points; grader/rubric.txt shares them out
 among groups of tests, its lines scaled to the task's points (rubric.py,
 term_lines). The table shows, for every task defined (on this term or not:
 which tasks a term has is `[lab] tasks`), the points of its public tests,
-its hidden tests, the timing checks and the memory check, and its total.
+its hidden tests, the timing checks (the map's: speed::task0) and the
+memory check, and its total.
 
 It is printed, never committed: a table in a tracked file would go stale
 the moment a TA changed a task's points in lab.ini, or would make that
@@ -24,7 +25,7 @@ COLUMNS = [
     ("public tests (points)", lambda p: p.split("::", 1)[0].startswith("task")
      and not p.split("::", 1)[0].endswith("_hidden")),
     ("hidden tests (points)", lambda p: p.split("::", 1)[0].endswith("_hidden")),
-    ("timing checks (points)", lambda p: p.startswith("timing::")),
+    ("timing checks (points)", lambda p: p.startswith(("timing::", "speed::"))),
     ("memory check (points)", lambda p: p.startswith("memory::")),
     ("other (points)", lambda p: True),
 ]

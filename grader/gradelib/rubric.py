@@ -65,7 +65,7 @@ def task_of_pattern(pattern, file_tasks=None):
     match = re.fullmatch(r"task(\d+)(_hidden)?", suite)
     if match:
         return int(match.group(1))
-    if suite in ("memory", "growth", "memo") and re.fullmatch(r"task\d+", name):
+    if suite in ("memory", "growth", "memo", "speed") and re.fullmatch(r"task\d+", name):
         return int(name[4:])
     if suite == "build":
         return (file_tasks or {}).get(name)
@@ -88,6 +88,8 @@ def term_lines(path, tasks=None, files=None, task_points=None, timed_task=None):
     lines, excluded = parse(path)
     if tasks is not None:
         lines = [l for l in lines if task_of_pattern(l.pattern) in (None, *tasks)]
+    if tasks is not None and timed_task is None:   # speed::taskN compares timings: none without them
+        lines = [l for l in lines if not l.pattern.startswith("speed::")]
     if files is not None:
         lines = [l for l in lines if not l.pattern.startswith("build::") or l.pattern[7:] in files]
     if task_points is None:
@@ -147,9 +149,13 @@ def _assign(path, test_ids, tasks, total, files, task_points, timed_task):
 def every_test_id(harness_tests, lab):
     """Every test id a grading of the term can produce: the harness's
     (suite::test, from its runners or its sources) and the grader's own
-    (build::FILE, memory::taskN, growth::taskN, timing::SHAPE, memo::taskN)."""
+    (build::FILE, memory::taskN, growth::taskN, timing::SHAPE, memo::taskN,
+    speed::taskN for the map's task when a timed task follows it)."""
     tasks = [t.number for t in lab.tasks]
-    return (list(harness_tests) + [f"build::{f}" for f in lab.files]
+    timed = next((t.number for t in lab.tasks if t.timed), None)
+    map_task = min(t.number for t in lab.tasks if t.file == lab.files[0])
+    speed = [f"speed::task{map_task}"] if timed is not None and timed > map_task else []
+    return (list(harness_tests) + [f"build::{f}" for f in lab.files] + speed
             + [f"memory::task{t}" for t in tasks] + [f"growth::task{t}" for t in tasks]
             + ["timing::" + shape.name for shape in lab.shapes]
             + ([f"memo::task{lab.memo.task}"] if lab.memo is not None and lab.memo.task in tasks else []))

@@ -2,7 +2,7 @@
 
 The stand-in (tests/public/standin/grundy_position.c) is public: the
 grader links it with a submission's solver when the submission's own map
-fails Task 0 (pipeline.object_for), and no code a student process is
+fails a test (pipeline, its rescue program), and no code a student process is
 linked with can be secret. It passes every Task 0 test, so a student could
 hand it in. The grader does not take points for that on its own (a guided
 map shares some passages with it honestly, and the verdict on copying is

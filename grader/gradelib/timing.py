@@ -85,9 +85,20 @@ def _probe(mode, scratch, program, heaps, budget, name):
     return verdict
 
 
+_CALIBRATED = {}   # (scratch, heaps) -> CPU seconds: one grading's rescue run reuses its budgets
+
+
 def calibrate(mode, scratch, heaps, name):
     """The yardstick's CPU seconds on heaps (the fastest of
-    config.CALIBRATION_RUNS runs, all in one trusted probe process)."""
+    config.CALIBRATION_RUNS runs, all in one trusted probe process), once
+    per grading and position."""
+    key = (scratch, tuple(heaps))
+    if key not in _CALIBRATED:
+        _CALIBRATED[key] = _calibrate(mode, scratch, heaps, name)
+    return _CALIBRATED[key]
+
+
+def _calibrate(mode, scratch, heaps, name):
     verdict, result = probes.run(
         mode, scratch, [build.timing_probe(scratch), "--calibrate", str(config.CALIBRATION_RUNS),
                         *map(str, heaps)],
@@ -100,10 +111,14 @@ def calibrate(mode, scratch, heaps, name):
     return max(verdict["cpu"], 1e-4)
 
 
-def check(mode, scratch, student_program, seed, log):
-    """(timing entries for the reports, TestResults); one per drawn position."""
+def check(mode, scratch, student_program, seed, log, until_failure=False):
+    """(timing entries for the reports, TestResults); one per drawn position,
+    or, until_failure, up to the first that fails (the timing points need
+    them all: a second opinion stops there)."""
     entries, tests = [], []
     for name, heaps in draw_positions(mode, scratch, seed).items():
+        if until_failure and entries and not entries[-1]["passed"]:
+            break
         text = position_text(heaps)
         calibration_cpu = calibrate(mode, scratch, heaps, name)
         budget = config.TIMING_BUDGET_RATIO * calibration_cpu

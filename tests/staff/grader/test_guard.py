@@ -21,8 +21,7 @@ from unittest import mock
 REPO = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "..")
 sys.path.insert(0, os.path.join(REPO, "grader"))
 
-from gradelib import guard, pipeline, suites  # noqa: E402
-from gradelib.results import TestResult  # noqa: E402
+from gradelib import guard, suites  # noqa: E402
 
 PROGRAM = r"""
 #include <stdint.h>
@@ -194,47 +193,6 @@ class VerdictTest(unittest.TestCase):
 
     def test_nothing_selected_runs_nothing(self):
         self.assertIsNone(guard.run_task(mock.Mock(), "/s", "/r", "/p", 1, [], 7))
-
-
-class SettleTest(unittest.TestCase):
-    """pipeline.settle_memory: valgrind's findings cost points only when an
-    outside check saw them too; otherwise they are words and a flag."""
-
-    FINDINGS = "valgrind found problems in your code:\ngrundy_position.c:39 in f: memory definitely lost"
-
-    def settle(self, memory_flags, growth_status, growth_message="your program's memory grew"):
-        ctx = mock.Mock(notes=[])
-        memory = [TestResult("memory::task0", 0, "passed", self.FINDINGS, kind="memory",
-                             flags=memory_flags, figures=["valgrind"])]
-        growth = [TestResult("growth::task0", 0, growth_status, growth_message, kind="memory")]
-        kept = pipeline.settle_memory(ctx, memory, growth)
-        return memory[0], kept[0], ctx.notes
-
-    def test_a_leak_the_growth_check_saw_fails_once(self):
-        memory, growth, notes = self.settle(["leak"], "failed")
-        self.assertEqual(memory.status, "failed")
-        self.assertIn("grundy_position.c:39", memory.message)
-        self.assertIn("growth check confirms", memory.message)
-        self.assertEqual(growth.status, "not_run")     # folded in: named once
-        self.assertEqual(notes, [])
-
-    def test_a_finding_nothing_outside_saw_earns_its_points_as_a_flag(self):
-        memory, growth, notes = self.settle(["leak"], "passed")
-        self.assertEqual((memory.status, memory.message, memory.flags), ("passed", "", ["leak"]))
-        self.assertEqual(growth.status, "passed")
-        self.assertEqual(len(notes), 1)
-        self.assertIn("grundy_position.c:39 in f", notes[0])
-        self.assertIn("no points rest on it", notes[0])
-
-    def test_an_invalid_read_is_never_confirmed_by_growth(self):
-        memory, growth, notes = self.settle(["memory"], "failed")
-        self.assertEqual(memory.status, "passed")      # the gate on growth withholds its points
-        self.assertEqual(growth.status, "failed")
-        self.assertEqual(len(notes), 1)
-
-    def test_a_growth_check_that_could_not_run_confirms_nothing(self):
-        memory, growth, _ = self.settle(["leak"], "failed", "the memory-growth check could not run: x")
-        self.assertEqual((memory.status, growth.status), ("passed", "failed"))
 
 
 if __name__ == "__main__":
