@@ -486,9 +486,10 @@ def similarity_highest(similarity_dir):
     best = {}
     with open(path, encoding="utf-8", errors="replace", newline="") as handle:
         for row in csv.DictReader(handle):
-            score = reports.number(row.get("score"), default=None) if row.get("student_b") else None
+            score = (reports.number(row.get("score"), default=None)
+                     if row.get("student_b") and not row.get("reference") else None)
             if score is None:
-                continue   # a skipped file's row
+                continue   # a skipped file's row, or one against the stand-in map or the stubs
             for name in (row.get("student_a"), row.get("student_b")):
                 best[name] = max(best.get(name, 0.0), score)
     return best

@@ -12,6 +12,9 @@ HARNESS = os.path.join(REPO, "build", "grader" + labdef.lab().build_suffix)
 HANDOUT = os.path.join(HARNESS, "handout.html")
 RUBRIC = os.path.join(REPO, "grader", "rubric.txt")
 MAX_SOURCE_BYTES = 1 << 20
+# Tokens of one source file that are compared (the copy check, the similarity
+# report; gradelib/ctokens.py): a full solution of this lab has about 1,000.
+MAX_SOURCE_TOKENS = 20000
 
 # The lab itself (tasks, files, API, flags, timing) is defined once, in
 # grader/lab.ini; these names are what the grader reads of it.

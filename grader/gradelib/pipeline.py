@@ -117,8 +117,9 @@ def cause_of(error):
 
 def build_phase(ctx):
     builds = build.copy_sources(ctx.source_dir, ctx.scratch)   # the harness is there (grade: pace)
-    copied, found = standin.check(os.path.join(ctx.scratch, "src", config.POSITION))
-    ctx.log(f"stand-in map: {found:.0%} of its tokens in runs of {config.POSITION}")
+    result = standin.check(os.path.join(ctx.scratch, "src", config.POSITION))
+    copied, found = result
+    ctx.log(result.line())
     if copied:
         ctx.copies_standin = True
         ctx.notes.append(f"Your {config.POSITION} is, for {found:.0%} of it, the stand-in map the "

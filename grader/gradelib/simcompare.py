@@ -42,8 +42,9 @@ once the common passages are gone, with runs of SCORE_RUN tokens. Dead
 code inserted every few statements cuts a copy's runs to 20-30 tokens; on
 the test bed (tests/staff/ops/check-similarity) scoring at 24 leaves such a
 copy of the most guided solution at 11%, under every independent pair's
-top (27.1%); at 20 it scores 39.2% and the highest independent pair
-36.2%; at 16 or 18, dozens of independent pairs pass the floor.
+top (27.1%); at 20 it scores 41.1% and the highest independent pair
+35% (the code the compiler sees, as simsources gives it; 39.2% and 36.2%
+on the raw text); at 16 or 18, dozens of independent pairs pass the floor.
 
 Percentages: sim_c -e -a compares each ordered pair of files in isolation,
 and the runs of A against B do not overlap in A, so "A in B" is the tokens
@@ -52,15 +53,27 @@ given code removed). A pair's score is the larger of its two percentages:
 a small file copied whole into a large one is 100% of the small one. Each
 pair keeps its raw percentages (before common passages are removed) too.
 
+Reference entries (simsources.reference_entries): the public stand-in map
+and the stubs are compared with each student's file of the same kind by
+the copy check's fingerprints (ctokens.contained), not by sim_c and not
+with each other: a file holding most of the stand-in map (its share at
+least standin.THRESHOLD, the grader's own copies_standin rule) or made
+mostly of the stub (at least as much of the file found in the stub) is
+flagged as such.
+
+sim_c reads each file as simsources gives it: the code the compiler sees,
+within the token budget, so its input is bounded; each run is bounded in
+time, CPU and memory too.
+
 Python 3.10+ standard library only.
 """
 
 import os
 import re
-import shutil
+import resource
 import subprocess
 
-from . import config
+from . import config, ctokens, simsources, standin
 
 SIM = "sim_c"
 MIN_RUN = 24            # sim_c's own default: shorter shared runs are common idioms, not copying
@@ -70,7 +83,8 @@ COMMON_SHARE = 0.3      # a passage in more than 30% of the class's programs is 
 COMMON_MIN_PROGRAMS = 3  # and never fewer than this many programs hold a common passage
 SAME_PROGRAM = 80.0     # raw score (%) from which two submissions count as one program: honest pairs of
                         # this lab stay under 65% raw (issue 20), unchanged fixtures of the reference 95%+
-SIM_TIMEOUT = config.LIMITS["similarity_run_seconds"]   # per sim_c run ([limits])
+SIM_TIMEOUT = config.LIMITS["similarity_run_seconds"]   # per sim_c run, wall and CPU ([limits])
+SIM_MEMORY = 2 << 30    # bytes of address space per sim_c run: its inputs are bounded (simsources)
 WIDTH = "400"           # sim's page width: wide enough that no file name is cut
 
 RUN_LINE = re.compile(r"^(\S+): line (\d+)-(\d+)\s*\|(\S+): line (\d+)-(\d+)\s*\[(\d+)\]\s*$")
@@ -116,6 +130,38 @@ class Pair:
         return max(self.raw_a_in_b, self.raw_b_in_a)
 
 
+class Match:
+    """One student's file against a reference entry: entry_in_student and student_in_entry
+    (percent of each one's fingerprints found in the other), score (the one the entry's rule
+    reads), flagged and why."""
+
+    def __init__(self, student, entry, kind, entry_in_student, student_in_entry):
+        self.student, self.entry, self.kind = student, entry, kind
+        self.entry_in_student = round(100 * entry_in_student, 1)
+        self.student_in_entry = round(100 * student_in_entry, 1)
+        standin_rule = entry == simsources.STANDIN_ENTRY
+        share = entry_in_student if standin_rule else student_in_entry
+        self.score, self.flagged = round(100 * share, 1), share >= standin.THRESHOLD
+        limit = f"{'at least' if self.flagged else 'under'} {100 * standin.THRESHOLD:g}%"
+        self.why = (f"{self.score:g}% of the stand-in map is in this file ({limit}, the grader's "
+                    "copies_standin rule)" if standin_rule else
+                    f"{self.score:g}% of this file is the stub ({limit}: "
+                    f"{'little' if self.flagged else 'enough'} of the student's own)")
+
+
+def against_references(students):
+    """[Match] of every student's file with each reference entry that has that file."""
+    found = []
+    for entry in simsources.reference_entries():
+        for student in students:
+            for kind, tokens in student.tokens_of.items():
+                if kind in entry.tokens_of:
+                    theirs = entry.tokens_of[kind]
+                    found.append(Match(student.name, entry.name, kind, ctokens.contained(theirs, tokens),
+                                       ctokens.contained(tokens, theirs)))
+    return found
+
+
 class Passage:
     """A common passage: connected common lines of one kind of file; holders: the students
     whose files hold it, programs: how many programs they are; shown: (student, first line,
@@ -125,11 +171,17 @@ class Passage:
         self.kind, self.holders, self.programs, self.shown = kind, holders, programs, shown
 
 
+def _bounded():
+    """In sim_c's process, before it runs: its CPU and memory budget."""
+    resource.setrlimit(resource.RLIMIT_CPU, (int(SIM_TIMEOUT), int(SIM_TIMEOUT)))
+    resource.setrlimit(resource.RLIMIT_AS, (SIM_MEMORY, SIM_MEMORY))
+
+
 def sim(args, cwd):
-    """sim_c's output (text); SimError when it cannot run or fails."""
+    """sim_c's output (text); SimError when it cannot run or fails (or outruns its budget)."""
     try:
         done = subprocess.run([SIM, *args], cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=SIM_TIMEOUT, check=False)
+                              timeout=SIM_TIMEOUT, check=False, preexec_fn=_bounded)
     except FileNotFoundError:
         raise SimError(f"{SIM} is not installed (Debian package similarity-tester; grader/install-deps)") from None
     except subprocess.TimeoutExpired:
@@ -160,10 +212,15 @@ def _write(path, text):
         handle.write(text)
 
 
+def stub_of(kind):
+    """The stubs' reference entry (simsources.reference_entries)."""
+    return simsources.reference_entries()[1]
+
+
 def given_lines(names, kind, workdir):
     """{file name: set of line numbers shared with the stub of this kind}."""
     stub = f"given-{kind}"
-    shutil.copyfile(os.path.join(config.REPO, "student", kind), os.path.join(workdir, stub))
+    _write(os.path.join(workdir, stub), stub_of(kind).compiled[kind])
     _, runs = parse(sim(["-n", "-S", "-r", str(GIVEN_RUN), "-w", WIDTH, *names, "/", stub], workdir))
     lines = {name: set() for name in names}
     for a, a_first, a_last, b, _, _, _ in runs:
@@ -303,13 +360,13 @@ def compare(students, workdir, min_run=MIN_RUN, common_share=COMMON_SHARE, score
             if kind in student.texts:
                 name = f"{k}/{i:05d}.c"
                 owner[name] = student
-                _write(os.path.join(workdir, name), student.texts[kind])
+                _write(os.path.join(workdir, name), student.compiled[kind])
         if not owner:
             continue
         given = given_lines(list(owner), kind, workdir)
         for name, student in owner.items():
             student.given[kind] = given[name]
-            _write(os.path.join(workdir, name), blank(student.texts[kind], given[name]))
+            _write(os.path.join(workdir, name), blank(student.compiled[kind], given[name]))
         tokens, found = parse(sim([*options, *owner], workdir))
         _record(raw, owner, found, kind)
         for name, student in owner.items():
@@ -326,7 +383,7 @@ def compare(students, workdir, min_run=MIN_RUN, common_share=COMMON_SHARE, score
             found_passages += passages(kind, owner, found, common, program)
             for name, student in owner.items():
                 student.common[kind] = set(common[name])
-                _write(os.path.join(workdir, name), blank(student.texts[kind], given[name] | set(common[name])))
+                _write(os.path.join(workdir, name), blank(student.compiled[kind], given[name] | set(common[name])))
         if any(common.values()) or score_run != min_run:
             scoring = ["-n", "-e", "-a", "-s", "-r", str(score_run), "-w", WIDTH]
             tokens, found = parse(sim([*scoring, *owner], workdir))

@@ -13,13 +13,20 @@ temporary directory that then replaces similarity-pairs/ by renames):
                      every pair), tokens_a, tokens_b (comparable tokens, given
                      code and common passages removed), runs
                      ("position:12-40=15-43[96]; ...": file, A's lines, B's
-                     lines, tokens, after removal); then one row per skipped
-                     file, with only student_a and skipped
-                     ("grundy_solver.c: empty").
+                     lines, tokens, after removal); then one row per student
+                     file and reference entry (simcompare.against_references),
+                     reference "yes": student_a, student_b the entry
+                     ("[stand-in map]", "[stubs]"), a_in_b the share of the
+                     file found in the entry, b_in_a the entry's in the file,
+                     score the one the entry's rule reads, flagged, why, runs
+                     the file; then one row per skipped file, with only
+                     student_a and skipped ("grundy_solver.c: empty"; a file
+                     over the token budget says so).
   similarity.html    the rule and this class's numbers (quartiles, fence,
                      floor); the flagged pairs, each with its scores, how it
-                     was decided and a link to its page; the common passages
-                     that were ignored, with how many submissions hold each;
+                     was decided and a link to its page; the students
+                     flagged against the reference entries; the common
+                     passages that were ignored, with how many submissions hold each;
                      every student's highest match; the skipped files.
   similarity-pairs/N.html
                      the two students' files side by side, shared runs
@@ -39,7 +46,7 @@ import os
 import shutil
 import tempfile
 
-from . import config, reports, simcompare
+from . import config, reports, simcompare, simsources, standin
 
 PAGES_DIR = "similarity-pairs"
 MAX_PAGES = 500          # pair pages at most (the highest scores): a class of copies must not write 20,000
@@ -102,19 +109,39 @@ def skipped_rows(students):
     return [(s.name, file, why) for s in students for file, why in sorted(s.skipped.items())]
 
 
-def similarity_csv(pairs, students, rule):
+def similarity_csv(pairs, students, rule, matches=()):
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["student_a", "student_b", "score", "a_in_b", "b_in_a", "raw_score", "raw_a_in_b",
-                     "raw_b_in_a", "flagged", "why", "tokens_a", "tokens_b", "runs", "skipped"])
+                     "raw_b_in_a", "flagged", "why", "tokens_a", "tokens_b", "runs", "skipped", "reference"])
     tokens = {s.name: s.tokens for s in students}
     for p in ranked(pairs):
         writer.writerow([p.a, p.b, p.score, p.a_in_b, p.b_in_a, p.raw_score, p.raw_a_in_b, p.raw_b_in_a,
                          "yes" if rule.flagged(p.score) else "", rule.why(p.score), tokens[p.a], tokens[p.b],
-                         _runs_text(p), ""])
+                         _runs_text(p), "", ""])
+    for m in sorted(matches, key=lambda m: (-m.score, m.student, m.entry, m.kind)):
+        writer.writerow([m.student, m.entry, m.score, m.student_in_entry, m.entry_in_student, "", "", "",
+                         "yes" if m.flagged else "", m.why, "", "", SHORT[m.kind], "", "yes"])
     for name, file, why in skipped_rows(students):
-        writer.writerow([name, "", "", "", "", "", "", "", "", "", "", "", "", f"{file}: {why}"])
+        writer.writerow([name, "", "", "", "", "", "", "", "", "", "", "", "", f"{file}: {why}", ""])
     return buffer.getvalue()
+
+
+def reference_section(matches):
+    parts = ['<h2 id="reference">The stand-in map and the stubs</h2>',
+             "<p>Every student can read the public stand-in map (tests/public/standin, which the grader "
+             "links when a map fails Task 0) and the stubs, so each student's file is compared with them "
+             "too, by the grader's own copy check (tokens the compiler sees, names by kind, empty "
+             "statements and code under #if 0 dropped; fingerprints as MOSS takes them). A file holding "
+             f"at least {100 * standin.THRESHOLD:g}% of the stand-in map is flagged, as the grader flags "
+             f"it (copies_standin); so is a file of which at least {100 * standin.THRESHOLD:g}% is the "
+             "stub. Every share is in the CSV.</p>"]
+    flagged = sorted((m for m in matches if m.flagged), key=lambda m: (m.entry, -m.score, m.student, m.kind))
+    if not flagged:
+        return parts + ["<p>No student's file is mostly the stand-in map or the stub.</p>"]
+    return parts + [_table(["student", "file", "entry", "score", "decided"],
+                           [[_e(m.student), _e(m.kind), _e(m.entry), f"{m.score:g}%", _e(m.why)] for m in flagged],
+                           numeric={3})]
 
 
 def highest(pairs):
@@ -160,12 +187,17 @@ def common_section(passages, students, common_share):
     return parts + [_table(["file", "held by", "shown from", "passage"], rows)]
 
 
-def index_html(pairs, students, rule, min_run, pages, passages=(), common_share=None):
+def index_html(pairs, students, rule, min_run, pages, passages=(), common_share=None, matches=()):
     flagged = [p for p in ranked(pairs) if rule.flagged(p.score)]
     compared = [s for s in students if s.texts]
+    public = len({m.student for m in matches if m.flagged})
+    over = [(n, f) for n, f, why in skipped_rows(students) if why == simsources.OVER_BUDGET]
     parts = ["<h1>Grundy lab: similarity report</h1>",
              f'<p class="lead">{len(flagged)} of {len(pairs)} pairs flagged; '
-             f"{len(compared)} students compared</p>",
+             f"{len(compared)} students compared; "
+             f'<a href="#reference">{public} students flagged against the stand-in map or the stubs</a>'
+             + (f'; <a href="#skipped">{len(over)} files over the budget, not compared: look at them by '
+                "hand</a>" if over else "") + "</p>",
              f"<p><strong>{_e(CAUTION)}</strong></p>",
              f'<p class="small">Compared by Debian\'s similarity-tester (sim_c), which reads C as '
              f"tokens, so renaming and reformatting do not hide a copy; runs of at least {min_run[0]} "
@@ -192,6 +224,7 @@ def index_html(pairs, students, rule, min_run, pages, passages=(), common_share=
     parts.append(_table(["score", "raw", "A", "B", "A in B", "B in A", "runs", "decided", "view"], rows,
                         numeric={0, 1, 4, 5, 6})
                  if rows else "<p>No pair is flagged.</p>")
+    parts += reference_section(matches)
     parts += common_section(passages, students, common_share)
     parts.append('<h2 id="students">Highest match per student</h2>')
     best = highest(pairs)
@@ -271,8 +304,9 @@ def _swap_in(out_dir, built):
         shutil.rmtree(trash, ignore_errors=True)
 
 
-def write(out_dir, pairs, students, rule, min_run, passages=(), common_share=None):
-    """Writes the three parts of the report into out_dir; rule: a simflags.Rule."""
+def write(out_dir, pairs, students, rule, min_run, passages=(), common_share=None, matches=()):
+    """Writes the three parts of the report into out_dir; rule: a simflags.Rule; matches:
+    [simcompare.Match] against the reference entries."""
     os.makedirs(out_dir, exist_ok=True)
     by_name = {s.name: s for s in students}
     pages = {}
@@ -293,6 +327,6 @@ def write(out_dir, pairs, students, rule, min_run, passages=(), common_share=Non
         if built is not None:
             with contextlib.suppress(OSError):
                 shutil.rmtree(built)
-    reports.write_atomic(out_dir, "similarity.csv", similarity_csv(pairs, students, rule).encode("utf-8"))
-    page = index_html(pairs, students, rule, min_run, pages, passages, common_share)
+    reports.write_atomic(out_dir, "similarity.csv", similarity_csv(pairs, students, rule, matches).encode("utf-8"))
+    page = index_html(pairs, students, rule, min_run, pages, passages, common_share, matches)
     reports.write_atomic(out_dir, "similarity.html", page.encode("utf-8"))

@@ -14,25 +14,47 @@ to its parent's descriptor), only regular files are read, at most
 config.MAX_SOURCE_BYTES of them, and a file that is empty, binary or not C
 is skipped with why. Nothing here raises for a bad submission.
 
+Each file read is normalised once (gradelib/ctokens.py, the copy check's
+normaliser, linear in the file): what is compared is the code the compiler
+sees (Student.compiled: comments, the preprocessor, code under `#if 0` and
+empty statements blanked, lines kept), so dead code and padding cost
+nothing and hide nothing. A file of more than config.MAX_SOURCE_TOKENS such
+tokens is skipped with that reason (OVER_BUDGET): one student's file costs
+that student's comparison, never the class's report.
+
 Python 3.10+ standard library only.
 """
 
+import functools
 import json
 import os
 import stat
 
-from . import batch, config
+from . import batch, config, ctokens
 
 CONTROL_SHARE = 0.01     # more control characters than this: binary, not source text
+OVER_BUDGET = (f"over the budget of {config.MAX_SOURCE_TOKENS} tokens the code the compiler sees may "
+               "have (braces counted, comments and #if 0 code not): not compared, look at it by hand")
 
 
 class Student:
-    """One student: name, the files read ({file: text}) and why others were not ({file: reason})."""
+    """One student: name, the files read ({file: text}), each as compared ({file: compiled
+    text, lines kept}; {file: normalised tokens}) and why others were not ({file: reason})."""
 
     def __init__(self, name):
         self.name = name
-        self.texts = {}
+        self.texts, self.compiled, self.tokens_of = {}, {}, {}
         self.skipped = {}
+
+    def add(self, file, text):
+        """Keeps text as file's, normalised, or skips it when it is over the budget."""
+        found = ctokens.normalise(text, config.MAX_SOURCE_TOKENS)
+        if found.truncated:
+            self.skipped[file] = OVER_BUDGET
+            return
+        self.texts[file] = text
+        self.compiled[file] = ctokens.compiled_text(text, found)
+        self.tokens_of[file] = found.tokens
 
 
 def is_graded_dir(path):
@@ -186,12 +208,30 @@ def read_student(name, path):
             if text is None:
                 student.skipped[file] = why
             else:
-                student.texts[file] = text
+                student.add(file, text)
     finally:
         if inner is not None:
             os.close(inner)
         os.close(top)
     return student
+
+
+STANDIN_ENTRY, STUBS_ENTRY = "[stand-in map]", "[stubs]"   # not a student's name (batch.SAFE_NAME)
+
+
+@functools.lru_cache(maxsize=None)
+def reference_entries():
+    """(the stand-in map, the stubs) as Students: public code every student has, which the
+    report compares with each student (simcompare.against_references), not as a student."""
+    entries = []
+    for name, where, files in ((STANDIN_ENTRY, os.path.join("tests", "public", "standin"), [config.POSITION]),
+                               (STUBS_ENTRY, "student", config.SUBMISSION_FILES)):
+        entry = Student(name)
+        for file in files:
+            with open(os.path.join(config.REPO, where, file), encoding="utf-8") as handle:
+                entry.add(file, handle.read())
+        entries.append(entry)
+    return tuple(entries)
 
 
 def read_class(path):

@@ -135,11 +135,12 @@ class Bins(unittest.TestCase):
 class Similarity(unittest.TestCase):
     """The class report links grader/similarity's report only when it is there."""
 
-    CSV = ("student_a,student_b,score,a_in_b,b_in_a,tokens_a,tokens_b,runs,skipped\n"
-           "a,b,91.5,91.5,80,10,12,x,\n"
-           "a,c,12,3,12,10,5,,\n"
-           "c,,,,,,,,grundy_solver.c: empty\n"
-           "b,c,nan,nan,0,12,5,,\n")
+    CSV = ("student_a,student_b,score,a_in_b,b_in_a,tokens_a,tokens_b,runs,skipped,reference\n"
+           "a,b,91.5,91.5,80,10,12,x,,\n"
+           "a,c,12,3,12,10,5,,,\n"
+           "c,[stand-in map],100,100,100,,,position,,yes\n"
+           "c,,,,,,,,grundy_solver.c: empty,\n"
+           "b,c,nan,nan,0,12,5,,,\n")
 
     def build(self, with_html):
         out = tempfile.mkdtemp()
