@@ -220,13 +220,21 @@ def tests_of_task(all_tests, task):
     return [t for t in all_tests if t.split("::")[0] in (f"task{task}", f"task{task}_hidden")]
 
 
-def run_task(ctx, all_tests, task, program, suffix=""):
+RESCUE_LIMITS = sandbox.Limits(cpu_seconds=config.LIMITS["rescue_runner_seconds"],
+                               wall_seconds=config.LIMITS["rescue_runner_seconds"],
+                               address_space=suites.RUNNER_ADDRESS_SPACE)
+
+
+def run_task(ctx, all_tests, task, program, suffix="", only=None, limits=None):
+    """The task's tests (only: these) on a program; a test with no record
+    is "missing"."""
     path, why = program
-    ids = tests_of_task(all_tests, task)
+    ids = only or tests_of_task(all_tests, task)
     if path is None:
         return [TestResult(t, task, "not_run", why) for t in ids]
     result, records, error = suites.run_runner(ctx.mode, ctx.scratch, build.runner(ctx.scratch, task),
-                                               f"task{task}{suffix}", ctx.seed, path)
+                                               f"task{task}{suffix}", ctx.seed, path, tests=only,
+                                               limits=limits)
     ctx.log(f"task{task}{suffix} runner: {result.describe()}, {len(records)} results")
     return [suites.result_of(t, records.get(t), error) for t in ids]
 
@@ -254,9 +262,18 @@ def suites_phase(ctx, builds, all_tests):
 
 
 def _rescued(ctx, builds, all_tests, tasks, runs):
+    """The failed tests again on the rescue program, within a budget of
+    their own (RESCUE_LIMITS), merged with the own run's."""
     program = student_program(ctx, builds, tasks[0], rescue=True)
+    failed = {task: [r.id for r in task_results if not r.passed] for task, task_results in zip(tasks, runs)}
+
+    def again(task):
+        if not failed[task]:
+            return []
+        return run_task(ctx, all_tests, task, program, "-rescue", only=failed[task], limits=RESCUE_LIMITS)
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(tasks)) as pool:
-        again = list(pool.map(lambda task: run_task(ctx, all_tests, task, program, "-rescue"), tasks))
+        again = list(pool.map(again, tasks))
     merged = []
     for task, own_results, rescue_results in zip(tasks, runs, again):
         task_results, ids = merge_rescue(own_results, rescue_results)
@@ -269,8 +286,9 @@ def _rescued(ctx, builds, all_tests, tasks, runs):
 def merge_rescue(own_results, rescue_results):
     """(results, rescued ids): per test, the own run's result when it
     passed, else the rescue run's (passed: rescued; failed: its words,
-    which speak of this task's code beside a map known to be right)."""
-    by_id = {r.id: r for r in rescue_results}
+    which speak of this task's code beside a map known to be right; the
+    own run's when the rescue run has no record of it)."""
+    by_id = {r.id: r for r in rescue_results if r.status != "missing"}
     merged, rescued = [], []
     for r in own_results:
         other = by_id.get(r.id, r)
@@ -519,9 +537,10 @@ def rescue_memory(ctx, builds, suite_results, memory, memory_results, growth_res
     map's leak or bad access is the map's task's to pay (memory::task0),
     once. Only the failing tasks run again, one after the other."""
     growth_of = {t.task: t for t in growth_results}
+    passed = {t.id for t in suite_results if t.passed}
     failing = [t.task for t in memory_results
                if (not t.passed or (growth_of.get(t.task) is not None and not growth_of[t.task].passed))
-               and has_rescue(ctx, builds, t.task) and t.status != "not_run"]
+               and has_rescue(ctx, builds, t.task) and any(i in passed for i in config.MEMCHECK_TESTS[t.task])]
     if not failing:
         return memory, memory_results, growth_results
     entries, tests = memory_phase(ctx, builds, suite_results, rescue_tasks=failing)
