@@ -1,11 +1,30 @@
 """Coverage of the submission's two files under the public suites (gcovr).
 
-The files are compiled again with --coverage into a student program (with
-gcov_on_crash.o, so a test that crashes still contributes the lines it
-ran), and each task's runner runs the public tests that passed in the main
-run against it (tests that failed or hung are not run again), its student
-processes under the "coverage" policy, which lets gcov's runtime write its
-counter files. Coverage earns no points.
+The build. Each accepted file is compiled again, from the same copied
+source, with exactly the graded flags plus --coverage (config.
+COVERAGE_CFLAGS; every compile sees the same __DATE__ and __TIME__,
+build.COMPILE_ENV), so it preprocesses to the very text the graded object
+was compiled from: no macro, __OPTIMIZE__ or any other, differs, and no
+line of the source exists in one build only. The object is checked as the
+graded one was (objcheck, less exactly gcov's own additions), and a file
+whose coverage object does not get the graded object's verdict gets no
+coverage. Why not the graded objects themselves: gcov's counters change
+the machine code, and the timing and memo checks compare the student
+code's CPU time with an uninstrumented yardstick; gcov's constructor and
+runtime would have to be allowed in every graded object and linked into
+every student process. A separate object costs one compile, and its
+source is the graded one.
+
+What still differs from inside: the instrumented code itself, the
+counter files' descriptors and $GRADER_GCOV_FILES, gcov_on_crash.c's
+handlers.
+
+The runs. The instrumented objects are linked into a student program
+(with gcov_on_crash.o, so a test that crashes still contributes the lines
+it ran), and each task's runner runs the public tests that passed in the
+main run against it (tests that failed or hung are not run again), its
+student processes under the "coverage" policy, which lets gcov's runtime
+write its counter files.
 
 Everything the coverage runs write (a student process under that policy
 may open and write files) sits in scratch/coverage, a tmpfs of its own when
@@ -47,9 +66,19 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
     (for GitLab's coverage visualization)."""
     cov = os.path.join(scratch, "coverage")
     log("coverage: " + scratch_dir.capped_directory(cov, COVERAGE_BYTES, COVERAGE_FILES))
-    copies = [build.FileBuild(name, present=True) for name, b in builds.items() if b.accepted]
-    build.compile_files(mode, scratch, copies, config.COVERAGE_CFLAGS, cov, log, check=False)
-    objects = {copy.file: copy.object for copy in copies if copy.accepted}
+    graded = {name: b for name, b in builds.items() if b.accepted}
+    copies = [build.FileBuild(name, present=True) for name in graded]
+    check = any(b.object_checks != "skipped" for b in graded.values())
+    build.compile_files(mode, scratch, copies, config.COVERAGE_CFLAGS, cov, log, check=check,
+                        instrumented=True)
+    objects = {}
+    for copy in copies:
+        if copy.accepted and copy.object_checks == graded[copy.file].object_checks:
+            objects[copy.file] = copy.object
+        else:
+            log(f"coverage: {copy.file} not measured: its coverage object's checks say "
+                f"{copy.object_checks or 'not compiled'}, the graded object's "
+                f"{graded[copy.file].object_checks}: " + "; ".join(copy.rejections or [copy.errors]))
     if not objects:
         return None
     # One program for every task (each file's instrumented object, or its
