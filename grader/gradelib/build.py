@@ -267,12 +267,18 @@ def link_view(scratch, inputs, output):
     return {"cwd": scratch, "readable": readable, "writable": [os.path.dirname(output)]}
 
 
-def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True, deadline=None):
+# Every compile of a submission's file sees the same __DATE__ and
+# __TIME__, so its graded and coverage builds preprocess to the same text.
+COMPILE_ENV = {"SOURCE_DATE_EPOCH": "0"}
+
+
+def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True, deadline=None,
+                 instrumented=False):
     """Compiles one file; on success checks and localizes its object.
 
-    check=False skips the object checks: only for the coverage build of a
-    file whose plain build passed them (gcov's instrumentation adds a
-    constructor and calls of its own)."""
+    check=False skips the object checks (--skip-object-checks);
+    instrumented: cflags hold --coverage, whose additions the checks allow
+    (objcheck.gcov_additions)."""
     if not build.present:
         return
     os.makedirs(obj_dir, exist_ok=True)
@@ -288,7 +294,7 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True, deadlin
                             f"{BUILD_WALL_SECONDS} s was spent")
             return
         limits = dataclasses.replace(limits, wall_seconds=min(limits.wall_seconds, left))
-    result = sandbox.run(mode, compile_argv(cflags, build.file, raw), limits=limits,
+    result = sandbox.run(mode, compile_argv(cflags, build.file, raw), limits=limits, env=COMPILE_ENV,
                          **compile_view(scratch, obj_dir))
     log(f"compile {build.file}: {result.describe()}")
     messages = (result.stderr + result.stdout).strip()
@@ -301,7 +307,7 @@ def compile_file(mode, scratch, build, cflags, obj_dir, log, check=True, deadlin
     build.warnings = messages
     tool = _sandboxed_tool(mode, obj_dir)
     try:
-        problems, defined = objcheck.check(raw, build.file, tool, forbid=check)
+        problems, defined = objcheck.check(raw, build.file, tool, forbid=check, instrumented=instrumented)
     except objcheck.ToolFailed as error:
         build.object_checks = "failed"
         build.rejections = [f"{build.file}: its object file could not be checked: {error}"]
@@ -347,14 +353,14 @@ def _sandboxed_tool(mode, obj_dir):
     return tool
 
 
-def compile_files(mode, scratch, builds, cflags, obj_dir, log, check=True):
+def compile_files(mode, scratch, builds, cflags, obj_dir, log, check=True, instrumented=False):
     """compile_file on each of builds, side by side: one compiler per file,
     each in its own sandbox, and the machine has a core per file."""
     os.makedirs(obj_dir, exist_ok=True)
     deadline = time.monotonic() + BUILD_WALL_SECONDS
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for done in [pool.submit(compile_file, mode, scratch, b, cflags, obj_dir, log, check, deadline)
-                     for b in builds]:
+        for done in [pool.submit(compile_file, mode, scratch, b, cflags, obj_dir, log, check, deadline,
+                                 instrumented) for b in builds]:
             done.result()
 
 

@@ -1,11 +1,36 @@
 """Coverage of the submission's two files under the public suites (gcovr).
 
-The files are compiled again with --coverage into a student program (with
-gcov_on_crash.o, so a test that crashes still contributes the lines it
-ran), and each task's runner runs the public tests that passed in the main
-run against it (tests that failed or hung are not run again), its student
-processes under the "coverage" policy, which lets gcov's runtime write its
-counter files. Coverage earns no points.
+The build. Each accepted file is compiled again, from the same copied
+source, with exactly the graded flags plus --coverage (config.
+COVERAGE_CFLAGS; every compile sees the same __DATE__ and __TIME__,
+build.COMPILE_ENV), so it preprocesses to the very text the graded object
+was compiled from: no macro, __OPTIMIZE__ or any other, differs, and no
+line of the source exists in one build only. The object is checked as the
+graded one was (objcheck, less exactly gcov's own additions), and a file
+whose coverage object does not get the graded object's verdict gets no
+coverage. Why not the graded objects themselves: gcov's counters change
+the machine code, and the timing and memo checks compare the student
+code's CPU time with an uninstrumented yardstick; gcov's constructor and
+runtime would have to be allowed in every graded object and linked into
+every student process. A separate object costs one compile, and its
+source is the graded one.
+
+What still differs from inside: the instrumented code itself, the
+counter files' descriptors and $GRADER_GCOV_FILES, gcov_on_crash.c's
+handlers. A program can tell the coverage run apart, so the coverage runs
+earn nothing and hold nothing: the whole phase (compiles, link, the test
+runs, gcovr) runs under a budget of its own (sandbox.Budget: [limits]
+coverage_cpu_seconds of CPU, every process counted, and
+coverage_wall_seconds scaled by the pace, inside the grading's time cap).
+Past it, every run of the phase is stopped, the coverage is dropped and
+the feedback and the log say "coverage stopped after N s"; no score moves.
+
+The runs. The instrumented objects are linked into a student program
+(with gcov_on_crash.o, so a test that crashes still contributes the lines
+it ran), and each task's runner runs the public tests that passed in the
+main run against it (tests that failed or hung are not run again), its
+student processes under the "coverage" policy, which lets gcov's runtime
+write its counter files.
 
 Everything the coverage runs write (a student process under that policy
 may open and write files) sits in scratch/coverage, a tmpfs of its own when
@@ -32,6 +57,9 @@ from . import build, config, coverage_report, safefs, sandbox, scratch as scratc
 
 GCOVR_LIMITS = sandbox.Limits(cpu_seconds=config.LIMITS["gcovr_cpu_seconds"],
                               wall_seconds=config.LIMITS["gcovr_wall_seconds"])
+# The whole phase's budget ([limits]; the wall time is scaled by the pace).
+CPU_SECONDS = config.LIMITS["coverage_cpu_seconds"]
+WALL_SECONDS = config.LIMITS["coverage_wall_seconds"]
 COUNTER_CAP = 4 << 20     # bytes per .gcda/.gcno copied for gcovr (the reference's are 2-40 KiB)
 DETAIL_CAP = 16 << 20     # bytes of gcovr's detailed JSON (the reference's: about 60 KiB)
 # Where the coverage runs write (the instrumented objects, gcov's counters,
@@ -41,15 +69,39 @@ COVERAGE_FILES = 2000
 
 
 def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
-    """{"line_percent", "branch_percent", "html"} or None when nothing ran.
+    """{"line_percent", "branch_percent", "html"}, or {"stopped": why} when
+    the coverage budget ran out, or None when nothing ran.
 
     Writes OUT/coverage/index.html (gcovr's HTML) and OUT/coverage/cobertura.xml
     (for GitLab's coverage visualization)."""
+    budget = sandbox.Budget("coverage", CPU_SECONDS, WALL_SECONDS * mode.pace)
+    found = _measure(mode.within(budget), scratch, builds, out_dir, seed, log, passed_tests)
+    log(f"coverage: {budget.spent:.1f} s of CPU, {budget.elapsed():.1f} s of {budget.describe()}")
+    if budget.exceeded:
+        why = (f"coverage stopped after {budget.elapsed():.0f} s: its runs reached the "
+               f"{budget.exceeded} limit of {budget.describe()}, so no coverage is shown; "
+               "coverage earns no points, and the score does not depend on it")
+        log(f"coverage: {why}")
+        return {"stopped": why[0].upper() + why[1:]}
+    return found
+
+
+def _measure(mode, scratch, builds, out_dir, seed, log, passed_tests):
     cov = os.path.join(scratch, "coverage")
     log("coverage: " + scratch_dir.capped_directory(cov, COVERAGE_BYTES, COVERAGE_FILES))
-    copies = [build.FileBuild(name, present=True) for name, b in builds.items() if b.accepted]
-    build.compile_files(mode, scratch, copies, config.COVERAGE_CFLAGS, cov, log, check=False)
-    objects = {copy.file: copy.object for copy in copies if copy.accepted}
+    graded = {name: b for name, b in builds.items() if b.accepted}
+    copies = [build.FileBuild(name, present=True) for name in graded]
+    check = any(b.object_checks != "skipped" for b in graded.values())
+    build.compile_files(mode, scratch, copies, config.COVERAGE_CFLAGS, cov, log, check=check,
+                        instrumented=True)
+    objects = {}
+    for copy in copies:
+        if copy.accepted and copy.object_checks == graded[copy.file].object_checks:
+            objects[copy.file] = copy.object
+        elif not mode.budget.exceeded:
+            log(f"coverage: {copy.file} not measured: its coverage object's checks say "
+                f"{copy.object_checks or 'not compiled'}, the graded object's "
+                f"{graded[copy.file].object_checks}: " + "; ".join(copy.rejections or [copy.errors]))
     if not objects:
         return None
     # One program for every task (each file's instrumented object, or its
@@ -78,8 +130,10 @@ def measure(mode, scratch, builds, out_dir, seed, log, passed_tests=()):
                 shutil.rmtree(cov, ignore_errors=True)
                 log(f"coverage: not measured: {over}")
                 raise OSError(errno.ENOSPC, over)
+        if mode.budget.exceeded:
+            return None
     found, why = report(mode, scratch, cov, os.path.join(out_dir, "coverage"), log)
-    if why:
+    if why and not mode.budget.exceeded:
         log(f"coverage: not measured: {why}")
     return found
 

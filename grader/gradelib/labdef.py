@@ -318,7 +318,8 @@ LIMITS = ("call_seconds", "timeouts_before_short_limit", "short_call_seconds", "
           "rescue_runner_seconds",
           "compile_cpu_seconds", "compile_wall_seconds", "build_wall_seconds",
           "tool_cpu_seconds", "tool_wall_seconds",
-          "gcovr_cpu_seconds", "gcovr_wall_seconds", "timing_cpu_seconds", "timing_wall_seconds",
+          "gcovr_cpu_seconds", "gcovr_wall_seconds", "coverage_cpu_seconds", "coverage_wall_seconds",
+          "timing_cpu_seconds", "timing_wall_seconds",
           "calibration_cpu_seconds", "calibration_wall_seconds", "pace_probe_seconds",
           "memo_seconds", "growth_seconds", "sandbox_probe_seconds", "similarity_run_seconds",
           "challenge_seconds")
@@ -340,6 +341,8 @@ LIMIT_RULES = (
     ("compile_wall_seconds", "build_wall_seconds", False, "one compile fits in the whole build's budget"),
     ("tool_cpu_seconds", "tool_wall_seconds", False, "CPU time cannot exceed a single process's wall time"),
     ("gcovr_cpu_seconds", "gcovr_wall_seconds", False, "CPU time cannot exceed a single process's wall time"),
+    ("coverage_wall_seconds", "grading_wall_seconds", True,
+     "coverage's budget ends inside the grading's time cap"),
     ("timing_cpu_seconds", "timing_wall_seconds", False, "CPU time cannot exceed a single process's wall time"),
     ("calibration_cpu_seconds", "calibration_wall_seconds", False,
      "CPU time cannot exceed a single process's wall time"),

@@ -18,6 +18,12 @@ not do, instead of a bare "killed by the sandbox". Each check:
   with nor stand in for a symbol of what its student program is linked with
   (the server loop, the given code, the counters, the reference's other file).
 
+The coverage build's object (coverage.py: the same source, flags and
+preprocessing, plus --coverage) gets the same checks, less exactly what
+gcov's instrumentation adds (GCOV_*, gcov_additions): one constructor and
+one destructor, each a jump into gcov's runtime, and that runtime's three
+functions; anything more is judged as in the graded object.
+
 objdump, nm and objcopy read the object in the sandbox, as the grading's
 user (build._sandboxed_tool): it was written where the sandbox can write,
 from the student's source, and root opens nothing from there.
@@ -67,6 +73,18 @@ FORBIDDEN_SECTIONS = [
 SYSCALL = re.compile(r"\b(syscall|sysenter|int\s+\$0x80)\b")
 
 
+# What --coverage adds to an object (GCC 12): the runtime's functions it
+# calls, and a constructor and a destructor, each alone in its section, the
+# whole section, with exactly these relocations, and each alone in its
+# init or fini array entry (GCOV_SECTIONS: section -> (its one symbol or
+# None, its relocations' targets, offsets dropped)).
+GCOV_RUNTIME = {"__gcov_init", "__gcov_exit", "__gcov_merge_add"}
+GCOV_SECTIONS = {".text.startup": ("_sub_I_00100_0", [".data.rel", "__gcov_init"]),
+                 ".text.exit": ("_sub_D_00100_1", ["__gcov_exit"]),
+                 ".init_array.00100": (None, [".text.startup"]),
+                 ".fini_array.00100": (None, [".text.exit"])}
+
+
 class ToolFailed(Exception):
     """A binutils run that did not finish or whose output was cut."""
 
@@ -111,16 +129,59 @@ def symbols(obj, tool):
     return undefined, defined
 
 
-def check(obj, source_name, tool, forbid=True):
+def gcov_additions(obj, tool, names):
+    """The sections among `names` that hold exactly what --coverage adds
+    (GCOV_SECTIONS); a section holding anything more is not among them."""
+    wanted = [name for name in names if name in GCOV_SECTIONS]
+    if not wanted:
+        return set()
+    sizes, symbols_in, targets, part, relocated = {}, {}, {}, None, None
+    for line in _output(tool, ["objdump", "-h", "-t", "-r", obj]).splitlines():
+        fields = line.split()
+        if line.startswith(("Sections:", "SYMBOL TABLE:")):
+            part, relocated = line, None
+        elif line.startswith("RELOCATION RECORDS FOR ["):
+            part, relocated = "relocations", line[len("RELOCATION RECORDS FOR ["):].rstrip("]:")
+        elif part == "Sections:" and len(fields) >= 7 and fields[0].isdigit():
+            sizes[fields[1]] = int(fields[2], 16)
+        elif part == "SYMBOL TABLE:" and "\t" in line:
+            head, tail = line.split("\t", 1)
+            size_name = tail.split()
+            flags = head.split()[1:-1]
+            if len(size_name) == 2 and "d" not in flags:   # a section's own symbol is no code
+                symbols_in.setdefault(head.split()[-1], []).append((size_name[1], int(size_name[0], 16)))
+        elif part == "relocations" and len(fields) == 3 and fields[1].startswith("R_"):
+            base = re.split(r"[+-]0x", fields[2])[0]
+            targets.setdefault(relocated, []).append((base, fields[2] == base))
+    additions = set()
+    for name in wanted:
+        symbol, expected = GCOV_SECTIONS[name]
+        found = targets.get(name, [])
+        exact = all(whole for _, whole in found) if symbol is None else True
+        defined = symbols_in.get(name, [])
+        alone = (defined == [] if symbol is None else defined == [(symbol, sizes.get(name))])
+        if alone and exact and sorted(base for base, _ in found) == sorted(expected):
+            additions.add(name)
+    return additions
+
+
+def check(obj, source_name, tool, forbid=True, instrumented=False):
     """(problems, defined globals): problems that forbid linking this object
     are (short name, sentence for the student) pairs, the short name being
     the gradebook's rejected:NAME; forbid=False skips them (the defined
-    globals only). Raises ToolFailed when a tool could not read the object."""
+    globals only). instrumented: the object was built with --coverage, and
+    what that adds (gcov_additions, GCOV_RUNTIME) is no problem. Raises
+    ToolFailed when a tool could not read the object."""
     undefined, defined = symbols(obj, tool)
     if not forbid:
         return [], defined
     problems = []
-    for name in sections(obj, tool):
+    names = sections(obj, tool)
+    if instrumented:
+        gcov = gcov_additions(obj, tool, names)
+        names = [name for name in names if name not in gcov]
+        undefined = undefined - GCOV_RUNTIME
+    for name in names:
         for pattern, why, short in FORBIDDEN_SECTIONS:
             if pattern.search(name):
                 problems.append((short, f"{source_name}: section {name} {why}; this is not allowed"))

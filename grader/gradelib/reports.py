@@ -718,6 +718,8 @@ def _coverage_blocks(result) -> list:
     coverage = result.get("coverage")
     if not coverage:
         return []
+    if coverage.get("stopped"):   # its budget ran out (coverage.py)
+        return [("h2", "Coverage"), ("p", clean(coverage["stopped"]))]
     text = f"The tests ran {points(coverage.get('line_percent'))}% of the lines of your files"
     if coverage.get("branch_percent") is not None:
         text += f" and {points(coverage.get('branch_percent'))}% of their branches"

@@ -41,6 +41,12 @@ Per-grading caps. Started as root, a grading also makes a cgroup of its own
 joins before it drops root, capping the memory and processes of all its
 runs together, not only of each process.
 
+Budgets. A phase that earns no points (coverage) runs under a Budget of
+its own (Mode.within): every run it makes ends by the budget's deadline,
+and is killed once the CPU time of the budget's runs, every process of each
+run as the kernel counts it, reaches the budget's CPU seconds; a run asked
+for after either is not started, and its result names the budget.
+
 The mode is detected once (`detect()`), and logged by the caller. When
 commands run as a sandbox uid, every directory above the scratch directory
 must let that uid in (a private TMPDIR of mode 0700 does not): detect() then
@@ -132,6 +138,10 @@ class RunResult:
     side: bytes = b""          # what the run wrote to its side channel (see run())
     capped: bool = False       # stopped (or never started) at the grading's time cap
     cap_seconds: float = GRADING_WALL_SECONDS   # that cap (scaled by the pace: Mode.start_clock)
+    # Under a Budget: what it is, when it stopped (or did not start) this
+    # run ("" otherwise), and the run's CPU time, every process of it.
+    budget: str = ""
+    cpu_seconds: float | None = None
 
     @property
     def ok(self):
@@ -141,11 +151,48 @@ class RunResult:
         if self.capped:
             return ("stopped at the grading's time cap (the whole grading may take at most "
                     f"{self.cap_seconds:g} s)")
+        if self.budget:
+            return f"stopped by {self.budget}"
         if self.timed_out:
             return f"killed after the wall-clock limit ({self.wall_seconds:.1f} s)"
         if self.signal:
             return f"killed by signal {self.signal} ({signal.Signals(self.signal).name})"
         return f"exit status {self.returncode}"
+
+
+class Budget:
+    """The CPU time (cpu_seconds: every process of every run, as the kernel
+    counts it) and the wall time (wall_seconds, from its making) that the
+    runs of one phase may take together; thread-safe."""
+
+    def __init__(self, name, cpu_seconds, wall_seconds):
+        self.name, self.cpu_seconds, self.wall_seconds = name, cpu_seconds, wall_seconds
+        self.started = time.monotonic()
+        self.deadline = self.started + wall_seconds
+        self.spent = 0.0         # CPU seconds of the runs that ended
+        self.exceeded = ""       # "CPU" or "wall", once a limit was reached
+        self._lock = threading.Lock()
+
+    def describe(self):
+        return f"the {self.name} budget ({self.cpu_seconds:g} s of CPU, {self.wall_seconds:g} s)"
+
+    def elapsed(self):
+        return time.monotonic() - self.started
+
+    def over(self, running=0.0):
+        """Which limit is reached ("CPU", "wall") with `running` CPU seconds
+        of a run not yet charged, or ""; once reached, kept."""
+        with self._lock:
+            if not self.exceeded:
+                if self.spent + running >= self.cpu_seconds:
+                    self.exceeded = "CPU"
+                elif time.monotonic() >= self.deadline:
+                    self.exceeded = "wall"
+            return self.exceeded
+
+    def charge(self, cpu_seconds):
+        with self._lock:
+            self.spent += cpu_seconds
 
 
 @dataclass
@@ -168,6 +215,12 @@ class Mode:
     pace: float = 1.0
     student_address_space_mib: int = 0
     cap_seconds: float = GRADING_WALL_SECONDS   # the grading's time cap (start_clock)
+    budget: Budget | None = None   # a phase's own budget (within), besides the cap
+
+    def within(self, budget):
+        """This mode for one phase's runs: the same sandbox and cap, and
+        `budget` besides (see Budget)."""
+        return dataclasses.replace(self, budget=budget)
 
     def start_clock(self, seconds=None):
         """From now on no run of this grading outlives the cap: a run's
@@ -856,6 +909,13 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
                              cap_seconds=mode.cap_seconds)
         if left < limits.wall_seconds:
             limits = dataclasses.replace(limits, wall_seconds=left)
+    budget = mode.budget
+    if budget is not None:
+        if budget.over():
+            return RunResult(list(argv), None, None, True, 0.0, "", f"not started: {budget.describe()} "
+                             "was spent", budget=budget.describe())
+        limits = dataclasses.replace(limits, wall_seconds=min(limits.wall_seconds,
+                                                              budget.deadline - time.monotonic()))
     if mode.uid is not None:
         for path in writable:
             _give_to(path, mode.uid, mode.gid)
@@ -875,14 +935,19 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
     side = _Whole(process.stdout, SIDE_CAP) if side_channel else None
     out = _Capped(None if side_channel else process.stdout)
     err = _Capped(process.stderr)
-    timed_out = _wait_then_kill(process, limits.wall_seconds)
+    cpu = None
+    if budget is None:
+        timed_out = _wait_then_kill(process, limits.wall_seconds)
+    else:
+        timed_out, cpu = _wait_within(process, limits.wall_seconds, budget)
     elapsed = time.monotonic() - start
     code, sig = _exit_of(mode, process.returncode)
     side_data = side.bytes() if side is not None else b""
     capped = timed_out and mode.deadline is not None and time.monotonic() >= mode.deadline - 0.5
+    stopped = budget.describe() if timed_out and not capped and budget is not None and budget.over() else ""
     result = RunResult(list(argv), code, sig, timed_out, elapsed,
                        out.text(), err.text(), out.total, err.total, side_data, capped=capped,
-                       cap_seconds=mode.cap_seconds)
+                       cap_seconds=mode.cap_seconds, budget=stopped, cpu_seconds=cpu)
     if mode.on_run is not None:
         mode.on_run(result, cwd)
     return result
@@ -940,6 +1005,61 @@ def _wait_then_kill(process, wall_seconds):
     _kill_group(process)
     process.wait()
     return timed_out
+
+
+# How often a run under a Budget has its CPU time read.
+BUDGET_POLL_SECONDS = 0.25
+
+
+def _wait_within(process, wall_seconds, budget):
+    """_wait_then_kill for a run under `budget`: also killed once the CPU
+    time of its processes (_tree_cpu_seconds) and the budget's earlier runs
+    reach the budget's. Returns (whether a limit ended it, its CPU seconds,
+    which are charged to the budget)."""
+    end = time.monotonic() + wall_seconds
+    polled, timed_out = 0.0, False
+    # Waited for without reaping (WNOWAIT): its pid, the group's, stays
+    # its own until the group is killed, as in _wait_then_kill.
+    while os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+        polled = max(polled, _tree_cpu_seconds(process.pid))
+        if time.monotonic() >= end or budget.over(polled):
+            timed_out = True
+            break
+        time.sleep(BUDGET_POLL_SECONDS)
+    _kill_group(process)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    # rusage counts what the run's first process reaped; processes killed
+    # with it may be reaped elsewhere, so the last reading counts too.
+    cpu = max(polled, usage.ru_utime + usage.ru_stime)
+    budget.charge(cpu)
+    return timed_out, cpu
+
+
+def _tree_cpu_seconds(root):
+    """The CPU time so far of process `root` and every live descendant,
+    each with what it reaped of its own (utime, stime, cutime, cstime of
+    /proc/PID/stat)."""
+    children, ticks = {}, {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        fields = data[data.rfind(b")") + 2:].split()
+        if len(fields) < 15:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(name))
+        ticks[int(name)] = sum(int(f) for f in fields[11:15])
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += ticks.get(pid, 0)
+        todo.extend(children.get(pid, ()))
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _exit_of(mode, code):

@@ -506,6 +506,17 @@ class FeedbackTest(ReportsCase):
         self.assertIn("5 of 5 tests passed.", files["feedback.md"])
         self.assertIn("valgrind found no invalid accesses and no leaks", files["feedback.md"])
 
+    def test_stopped_coverage_is_said_instead_of_figures(self):
+        # coverage.measure's result when its budget ran out
+        result = all_passed()
+        result["coverage"] = {"stopped": "Coverage stopped after 12 s: the tests under coverage "
+                                         "reached its CPU limit"}
+        files = self.write(result)
+        self.assertIn("Coverage stopped after 12 s", files["feedback.md"])
+        self.assertIn("Coverage stopped after 12 s", files["feedback.html"])
+        self.assertNotIn("of the lines of your files", files["feedback.md"])
+        self.assertIsNone(json.loads(files["results.json"])["extra_data"]["coverage_line_percent"])
+
     def test_hidden_messages_are_hidden_unless_visible(self):
         for visibility in ("after_published", "after_due_date", "hidden"):
             with self.subTest(visibility):
