@@ -317,6 +317,14 @@ $(FUZZ_BUILD)/hostile_student_guard: $(FUZZ_BUILD)/grundy_position.o $(FUZZ_BUIL
 check:
 	@tests/staff/check
 
+# The slow tier, not a step of `make check`: every honest_* fixture graded
+# with 20 seeds drawn from a printed master seed must earn full marks
+# (about 120 gradings, two at a time: 15 minutes). HONEST_FLAGS: e.g.
+# --master N to replay a draw.
+.PHONY: check-honest
+check-honest: grader-harness
+	@tests/staff/grader/check-honest-seeds $(HONEST_FLAGS)
+
 # The performance targets, measured in one run: a table, and bench/results.md.
 # Builds under build/bench; takes several minutes (see bench/run).
 .PHONY: bench

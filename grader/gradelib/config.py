@@ -170,12 +170,16 @@ def gate_patterns(figure, task):
 # the repeat without a clear may cost at most MEMO_REPEAT_CPU_AT_MOST of the
 # first round's CPU time (the model solution: under 1%), the round after a
 # clear at least MEMO_AGAIN_CPU_AT_LEAST of it (about 100%), and a cleared
-# memo filled again, once the allocator has settled, may grow resident
-# memory by at most MEMO_REGROWTH_AT_MOST of what the first round grew (the
-# model solution: 0; a clear that leaks: 100%).
+# memo filled again and again (12 times, growth_probe.c) may hold, at the
+# least over its last refills, at most MEMO_REGROWTH_AT_MOST times what the
+# first round grew plus MEMO_REGROWTH_SLACK_BYTES more than after the first
+# round: the allocator's retained heap (the model solution: up to 0.6
+# times; memos under 1 MiB, whose tables come in 256 KiB steps: up to 1.3
+# times); a clear that leaks a share L of the memo each refill: 10 L.
 MEMO_REPEAT_CPU_AT_MOST = 0.25
 MEMO_AGAIN_CPU_AT_LEAST = 0.25
-MEMO_REGROWTH_AT_MOST = 0.25
+MEMO_REGROWTH_AT_MOST = 2.0
+MEMO_REGROWTH_SLACK_BYTES = 512 << 10
 MEMO_WALL_SECONDS = LIMITS["memo_seconds"]
 # Scaling over the draws ([memo] smaller): from each smaller draw to the
 # main one, resident memory must grow by at least MEMO_SCALE_BYTES_PER_POSITION
