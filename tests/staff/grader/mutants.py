@@ -334,7 +334,6 @@ def every_candidate(sources):
 
 def lab_flags():
     """The lab's compile flags and warnings (grader/lab.ini [lab])."""
-    sys.path.insert(0, os.path.join(REPO, "grader"))
     import configparser
     ini = configparser.ConfigParser()
     ini.read(os.path.join(REPO, "grader", "lab.ini"))
