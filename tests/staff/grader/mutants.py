@@ -535,19 +535,24 @@ def main(argv=None):
         print(f"  {m.id:12} {verdict:20.20} {m.description}", file=sys.stderr)
 
     kept = sample(args.seed, args.count, sources, args.keep_equivalent, report=report)
-    os.makedirs(args.out, exist_ok=True)
     listing = []
-    for m in kept:
-        write_submission(os.path.join(args.out, m.id), apply(sources, [m]))
-        listing.append({"id": m.id, "kind": m.kind, "file": m.file, "line": m.line, "function": m.function,
-                        "description": m.description, "equivalent": m.equivalent})
-    with open(os.path.join(args.out, "mutants.json"), "w", encoding="utf-8") as out:
-        json.dump({"seed": args.seed, "mutants": listing}, out, indent=2)
+    try:
+        os.makedirs(args.out, exist_ok=True)
+        for m in kept:
+            write_submission(os.path.join(args.out, m.id), apply(sources, [m]))
+            listing.append({"id": m.id, "kind": m.kind, "file": m.file, "line": m.line, "function": m.function,
+                            "description": m.description, "equivalent": m.equivalent})
+        with open(os.path.join(args.out, "mutants.json"), "w", encoding="utf-8") as out:
+            json.dump({"seed": args.seed, "mutants": listing}, out, indent=2)
+    except OSError as error:
+        print(f"mutants: cannot write to {args.out}: {error}", file=sys.stderr)
+        return 1
     for k in KINDS:
         counts = tried.get(k, {})
         print(f"{k:8} tried {sum(counts.values()):3}: " +
               ", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
-    print(f"wrote {len(kept)} mutants (seed {args.seed}) to {args.out}")
+    print(f"wrote {len(kept)} mutants (seed {args.seed}) to {args.out}" +
+          (f": only {len(kept)} of the {args.count} asked for are kept" if len(kept) < args.count else ""))
     return 0 if len(kept) == args.count else 1
 
 
