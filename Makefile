@@ -365,7 +365,7 @@ check-calendar:
 # Monotone in honesty, on a larger sample than make check's step: 16 pairs of
 # mutants of the model solution, and 2 mutants on each of six fixtures
 # (tests/staff/grader/check-monotone; a new master seed each run unless
-# SEED=N is given; about 20 minutes on 2 cores).
+# SEED=N is given; some 70 gradings, about 10-20 minutes on 2 free cores).
 .PHONY: check-monotone-slow
 check-monotone-slow:
 	@tests/staff/grader/check-monotone --pairs 16 --fixture-mutants 2 $(if $(SEED),--seed $(SEED)) \
