@@ -2,7 +2,7 @@
 #
 # Student targets:  make test | test-task0 | test-task1 | test-task2 | memcheck | coverage
 #                   Part 2 (optional): test-task5 ... test-task8 | play | measure
-# Staff targets:    make deps | all | check | check-calendar | bench | demo | handouts | image | check-image | clean
+# Staff targets:    make deps | all | check | check-calendar | check-monotone-slow | bench | demo | handouts | image | check-image | clean
 #
 # IMPL picks the solution under test: `student` (default), `reference`, or
 # any directory holding grundy_position.c and grundy_solver.c (for example
@@ -369,6 +369,15 @@ check-ci:
 .PHONY: check-calendar
 check-calendar:
 	@tests/staff/ops/check-calendar
+
+# Monotone in honesty, on a larger sample than make check's step: 16 pairs of
+# mutants of the model solution, and 2 mutants on each of six fixtures
+# (tests/staff/grader/check-monotone; a new master seed each run unless
+# SEED=N is given; some 70 gradings, about 10-20 minutes on 2 free cores).
+.PHONY: check-monotone-slow
+check-monotone-slow:
+	@tests/staff/grader/check-monotone --pairs 16 --fixture-mutants 2 $(if $(SEED),--seed $(SEED)) \
+	    --fixtures slow_map,getmoves_bug,leak,hash_ignores_count,unmemoized,slow_memo
 
 # grade-all on 40 generated submissions: killed and resumed, sharded and merged
 # (make check runs the same with 6).
