@@ -9,7 +9,8 @@ reference/grundy_solver.c that makes the submission worse, of one kind:
   bound   a comparison or a bound off by one: `<` <-> `<=`, `>` <-> `>=`,
           an integer literal n -> n+1 or n-1
   drop    one `;`-terminated statement (a `break;` or `continue;` too)
-          replaced by the empty statement `;`
+          replaced by the empty statement `;`; never a `return` of a
+          value (the caller would read an undetermined one)
   swap    two adjacent, different arguments of a call swapped
   index   a subscript `[e]` -> `[0]`
   slow    a busy loop (SPIN volatile increments, a few microseconds) as
@@ -32,7 +33,7 @@ warning of UNDEFINED (-Wreturn-type, -Wmaybe-uninitialized, a pointer
 passed as an integer...): a value that is not determined, so a grade that
 could change from one grading to the next. Its behaviour is then
 compared with the model's by a probe (mutant_probe.c: the API's answers,
-the heap left live, a bounded run); a candidate the probe cannot tell
+the heap blocks left live, a bounded run); a candidate the probe cannot tell
 from the model is equivalent, skipped unless keep_equivalent is set, and
 then reported as such. A slow mutant's answers are the model's by
 construction: it differs in time, and is kept.
