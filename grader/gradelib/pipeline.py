@@ -341,9 +341,9 @@ def _note_rescued(ctx):
     count = sum(len(ids) for ids in rescued.values())
     ctx.notes.append(f"{count} test{'s' if count != 1 else ''} of {_tasks_text(list(rescued))} "
                      f"failed with your {file} and passed with the given stand-in map "
-                     f"(tests/public/standin/{file}), so they earn their points: your map's bug "
-                     f"costs {_tasks_text(own_tasks)} only. The timing, memo and memory checks "
-                     f"run your own {file}: fix {_tasks_text(own_tasks)} first, then read them.")
+                     f"(tests/public/standin/{file}) in its place, so they earn their points: your "
+                     f"map's bug costs {_tasks_text(own_tasks)}. Every check runs your own {file} "
+                     f"first: fix {_tasks_text(own_tasks)}, and its tests decide with your map alone.")
 
 
 def _tasks_text(tasks):
@@ -554,7 +554,7 @@ def rescue_memory(ctx, builds, suite_results, memory, memory_results, growth_res
     for task, t in kept.items():
         t.message = f"passed with the given stand-in map in place of your {config.POSITION}"
         own, own_growth = own_of[task], growth_of.get(task)
-        if not own.passed and not own.message.startswith(NOT_CHECKED):
+        if own.status == "failed" and not own.message.startswith(NOT_CHECKED):
             blamed.append((task, own.message.splitlines()[0], own.flags))
         elif own_growth is not None and own_growth.status == "failed":
             blamed.append((task, own_growth.message.splitlines()[0], own_growth.flags))
