@@ -45,6 +45,7 @@ test_seconds = 15
 valgrind_test_seconds = 90
 runner_seconds = 240
 valgrind_runner_seconds = 300
+rescue_runner_seconds = 10
 compile_cpu_seconds = 60
 compile_wall_seconds = 90
 build_wall_seconds = 90
