@@ -833,7 +833,7 @@ void expansions_reset(void)
 
 /* ---- the memo's record (memo_record.h) ------------------------------------
  * A figure the student process reports, so it words the message of a test
- * that has failed already and earns nothing (config.GATES, "memo_record").
+ * that has failed already and earns nothing (pipeline.score).
  * Read without trust: the count is bounded, every event's fields are
  * clamped to what an honest record holds. */
 

@@ -94,17 +94,19 @@ LIMITS = LAB.limits
 CALL_SECONDS = LIMITS["call_seconds"]
 STUDENT_CPU_SECONDS = LIMITS["student_cpu_seconds"]
 
-# The valgrind pass: these light tests, when they passed in the main run.
-# Each test starts a student process of its own under valgrind, and every
-# such process costs CPU before it does anything (valgrind loads and
-# instruments the program and libc: about 0.6 s on the build machine), so
-# the list is as short as it can be while it still reaches every function
-# of both files the other functions call: building, growing, inserting,
-# removing, copying and freeing maps, expanding two levels deep, both
-# solver questions on single, multi-heap, paired and terminal positions,
-# the memo's lookups, insertions and clearing (on the reference, 89% of the
-# lines of the two files). Their positions stay small enough for an
-# unmemoized solver under valgrind's 20-50x slowdown.
+# The valgrind pass: these light tests (lab.ini's `memcheck`), when they
+# passed in the main run without reading a figure (every one here reads
+# none: pipeline.memcheck_candidates). Each test starts a student process
+# of its own under valgrind, and every such process costs CPU before it
+# does anything (valgrind loads and instruments the program and libc:
+# about 0.6 s on the build machine), so the list is as short as it can be
+# while it still reaches every function of both files the other functions
+# call: building, growing, inserting, removing, copying and freeing maps,
+# expanding two levels deep, both solver questions on single, multi-heap
+# and terminal positions, the memo's lookups, insertions and clearing.
+# Their positions stay small enough for an unmemoized solver under
+# valgrind's 20-50x slowdown, and under the guarded allocator, which never
+# hands a freed block out again.
 MEMCHECK_TESTS = {t.number: list(t.memcheck) for t in LAB.tasks}
 
 SUITE_JOBS = 2
@@ -125,46 +127,6 @@ SCRATCH_FILES = 20000
 # and the compiler beside them (cgroup.py).
 CGROUP_MEMORY_BYTES = 3 << 30
 CGROUP_PIDS = 512
-
-# Points that rest on a figure only the student process can report count
-# only when the checks made from outside pass too: test figure -> the
-# checks (test ids; "timing::*" meaning every timing check of the task).
-# "valgrind" is the figure of a memory::taskN test: valgrind runs inside
-# the student process, where code can silence it (growth.py). A memo size
-# or an expansion count needs both the task's timing checks ("{outside}":
-# fast and right on every timed position) and its memo check ("{memo}",
-# memo::taskN: the kernel sees a memo of positions that a clear empties),
-# since a fast solver with no memo at all (nim-values XORed) can report
-# any memo size it likes.
-GATES = {
-    "expansions": ("{outside}", "{memo}"),
-    "memo_size": ("{outside}", "{memo}"),
-    "live_allocations": ("memory::task{task}",),
-    "valgrind": ("growth::task{task}",),
-    # The memo's record words the message of a test that failed already
-    # (tests/public/support/memo_evidence.c); gated like the counts all the
-    # same, should a test ever read it and pass.
-    "memo_record": ("{outside}", "{memo}"),
-}
-
-
-def gate_patterns(figure, task):
-    """The tests that must pass (and earn their own points) for a test of
-    `task` that read `figure` to earn its points: "{outside}" is the task's
-    tests whose verdict is made outside the student process (lab.ini,
-    `outside`: Task 2's timing checks, Task 7's budget and stack checks);
-    "{memo}" is the task's memo check when lab.ini's [memo] names the task
-    (none otherwise)."""
-    patterns = []
-    for gate in GATES.get(figure, ()):
-        if gate == "{outside}":
-            patterns += list(LAB.task(task).outside) or ["(no outside check)"]
-        elif gate == "{memo}":
-            patterns += [f"memo::task{task}"] if LAB.memo is not None and LAB.memo.task == task else []
-        else:
-            patterns.append(gate.format(task=task))
-    return patterns
-
 
 # The memo check (growth.py, lab.ini [memo]): on the positions it solves,
 # the repeat without a clear may cost at most MEMO_REPEAT_CPU_AT_MOST of the

@@ -4,8 +4,8 @@ its memory back?
 Valgrind (memcheck.py) runs inside the student process, so code there can
 silence it (client requests that call a leaked block freed, or turn error
 reports off), and the live-block counts the suites read are kept there
-too. So a memory test earns its points only when this check passes as well
-(config.GATES): the trusted growth probe (grader/boundary/growth_probe.c)
+too. So a memory test passes only when this check passes as well
+(pipeline.with_growth): the trusted growth probe (grader/boundary/growth_probe.c)
 repeats a workload hundreds of times in one student process and reads its
 resident memory from the kernel after a warm-up and at the end. Freed
 memory is reused, so honest code stays flat; a leak grows with every
@@ -19,8 +19,8 @@ solver for Tasks 1-2, which share it, and one generated from the task's
 functions for the others) on the task's program. They carry no points of
 their own.
 
-memo::taskN (memo_check; lab.ini [memo]) is the outside check behind the
-tests that read a memo size or an expansion count (config.GATES, "{memo}"):
+memo::taskN (memo_check; lab.ini [memo]) carries the points that tests
+reading a memo size or an expansion count cannot (they earn nothing):
 is there a memo of positions, and does grundy_memo_clear empty it? The
 growth probe's memo workload solves a few single heaps drawn from the seed
 in a fresh student process from an empty memo, again without a clear, and
@@ -40,11 +40,11 @@ the least memory the last refills held (settled_bytes, after 12 refills:
 a clear that leaks L a refill holds about 10 L more than after the first
 round) may exceed the first round's by at most MEMO_REGROWTH_AT_MOST times
 the first round's growth plus MEMO_REGROWTH_SLACK_BYTES. It runs
-only when the task's timing checks all passed: the tests it vouches for
-need those too, and a solver too slow for them would spend the check's
-time limits for nothing. A solver
+only when the task's timing checks all passed: a solver too slow for them
+would spend the check's time limits for nothing (and a grading must end
+within its cap). A solver
 with no memo of positions (nim-values XORed, however fast) does not grow,
-whatever its grundy_memo_size says. 0 points of its own.
+whatever its grundy_memo_size says.
 
 One draw could be mimicked (issue 26: root positions in a table, 768 KiB
 of static memory touched once, a fixed spin per cold question passed it).
@@ -152,8 +152,9 @@ def memo_check(mode, scratch, program, seed, log, timing_tests=()):
     test_id = f"memo::task{spec.task}"
     timed = [t for t in timing_tests if t.task == spec.task]
     if timed and not all(t.passed and not t.withheld for t in timed):
-        return [TestResult(test_id, spec.task, "not_run", "not run: the timing checks did not all pass, "
-                           "and the tests this check vouches for need them too", kind="memory")]
+        return [TestResult(test_id, spec.task, "not_run", "not run: the timing checks did not all pass "
+                           "(a solver too slow for them would spend this check's time for nothing)",
+                           kind="memory")]
     if program is None:
         return [TestResult(test_id, spec.task, "not_run", "not run: this task's code did not build "
                            "or link", kind="memory")]

@@ -66,7 +66,6 @@ class Task:
     timed: bool = False       # the grader's timing checks belong to it
     memcheck: tuple = ()      # the light tests the grader runs again under valgrind
     growth: str = ""          # the growth probe's workload for its code (growth.py)
-    outside: tuple = ()       # its tests whose verdict is made outside the student process
     given: tuple = ()         # given files in student/ that only this task uses
     target: str = ""          # "NAME: what it does": a make target of its own (its given program)
 
@@ -185,7 +184,6 @@ def _task(parser, name, path):
                 timed=_yes(section.get("timed", "no"), where),
                 memcheck=tuple(section.get("memcheck", "").split()),
                 growth=section.get("growth", "").strip(),
-                outside=tuple(section.get("outside", "").split()),
                 given=tuple(section.get("given", "").split()),
                 target=" ".join(section.get("target", "").split()))
 

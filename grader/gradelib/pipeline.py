@@ -8,7 +8,7 @@
     growth    -> [TestResult]                 memory measured by the kernel, outside (beside memory)
     coverage  -> {line_percent, ...} or None  (beside memory: none of the last four is timed)
     challenge -> {largest heap...} or None    the leaderboard's figure, no points (beside memory)
-    score     -> [TestResult] with points     rubric, then the gates (not timed)
+    score     -> [TestResult] with points     the rubric (not timed)
     reports   -> results.json, junit.xml, feedback
 
 A task's student program (the submission's objects linked with the student
@@ -20,8 +20,12 @@ Trust: student code runs only in student processes (grader/boundary/),
 behind a seccomp filter, with no test, oracle or secret; every verdict is
 made on the trusted side from answers checked against the oracle there.
 Figures only a student process can report (expansion counts, memo size,
-live allocations) never earn points alone: a test that read one scores
-only when the check named in config.GATES, made from outside, passes too.
+live allocations, the memo's record) earn nothing and gate nothing: a test
+that read one is worth 0 points in the rubric, and earns 0 should the
+rubric give it more (score below; the model solution's grading in make
+check then falls short of full marks, which is how the rule is enforced).
+Points rest on checks made from outside: answers checked against the
+oracle, CPU time and memory the kernel counts, faults the kernel raises.
 
 Task isolation, monotone in honesty: every check runs a task's own
 program (the submission's files of that task and the earlier ones), and a
@@ -38,7 +42,6 @@ that reason; standin.py flags a Task 0 that copies it).
 import concurrent.futures
 import datetime
 import errno
-import fnmatch
 import itertools
 import os
 import random
@@ -449,26 +452,13 @@ def memory_phase(ctx, builds, suite_results, rescue_tasks=None):
     the submission's own frames cost the points, and name the line), then
     the guarded run (guard.py: the kernel's fault, the backstop for a
     valgrind silenced from inside); the growth check completes the verdict
-    (config.GATES). On the own program, a task with a test that passed only
+    (with_growth). On the own program, a task with a test that passed only
     on the rescue program fails it: that test's memory use on the own code
     was never seen, and a map broken on purpose must not hide a leak. Tasks
     three at a time: three valgrind runs keep two cores busier than two."""
     rescue = rescue_tasks is not None
     tasks = config.TASKS if not rescue else rescue_tasks
-    passed = {t.id for t in suite_results if t.passed}
-    figures_of = {t.id: t.figures for t in suite_results}
-
-    def inherited(task):
-        """A memory check rests on whatever its tests rested on: a test that
-        passed only on a count the student process reported must not make
-        its task's valgrind run count (the memory check itself is the
-        outside check for live allocations)."""
-        found = set()
-        for test_id in config.MEMCHECK_TESTS[task]:
-            if test_id in passed:
-                found.update(f for f in figures_of.get(test_id, []) if f != "live_allocations")
-        return sorted(found)
-
+    passed = memcheck_candidates(suite_results)
     rescued = set() if rescue else {i for ids in ctx.rescued.values() for i in ids}
     selected_of = {task: [t for t in config.MEMCHECK_TESTS[task] if t in passed and t not in rescued]
                    for task in tasks}
@@ -498,7 +488,7 @@ def memory_phase(ctx, builds, suite_results, rescue_tasks=None):
     memory, tests = [], []
     for task, result in found:
         test_id = f"memory::task{task}"
-        test = _memory_verdict(test_id, task, result, inherited(task))
+        test = _memory_verdict(test_id, task, result)
         if test.passed and not rescue and ctx.rescued.get(task):
             test = TestResult(test_id, task, "failed", f"{NOT_CHECKED}: "
                               f"{len(ctx.rescued[task])} of this task's tests pass only with the given "
@@ -509,7 +499,16 @@ def memory_phase(ctx, builds, suite_results, rescue_tasks=None):
     return memory, tests
 
 
-def _memory_verdict(test_id, task, result, figures):
+def memcheck_candidates(suite_results):
+    """The tests a memory check may run: those that passed without reading
+    a figure only the student process reports. A pass that rests on such a
+    figure is no evidence, so it must not choose what the memory check
+    sees either (a figure faked to pass would otherwise buy a task's memory
+    check its run, and its points)."""
+    return {t.id for t in suite_results if t.passed and not t.figures}
+
+
+def _memory_verdict(test_id, task, result):
     """memory::taskN from one program's valgrind and guarded runs."""
     if result is None:
         return TestResult(test_id, task, "not_run", "not run: none of this task's tests "
@@ -527,7 +526,7 @@ def _memory_verdict(test_id, task, result, figures):
         return TestResult(test_id, task, "failed", guard.incomplete_message(checked), kind="memory")
     if checked["failed"]:
         return TestResult(test_id, task, "failed", guard.message(checked), kind="memory", flags=["memory"])
-    return TestResult(test_id, task, "passed", kind="memory", figures=figures + ["valgrind"])
+    return TestResult(test_id, task, "passed", kind="memory")
 
 
 def rescue_memory(ctx, builds, suite_results, memory, memory_results, growth_results):
@@ -537,7 +536,7 @@ def rescue_memory(ctx, builds, suite_results, memory, memory_results, growth_res
     map's leak or bad access is the map's task's to pay (memory::task0),
     once. Only the failing tasks run again, one after the other."""
     growth_of = {t.task: t for t in growth_results}
-    passed = {t.id for t in suite_results if t.passed}
+    passed = memcheck_candidates(suite_results)
     failing = [t.task for t in memory_results
                if (not t.passed or (growth_of.get(t.task) is not None and not growth_of[t.task].passed))
                and has_rescue(ctx, builds, t.task) and any(i in passed for i in config.MEMCHECK_TESTS[t.task])]
@@ -607,12 +606,12 @@ def _finding_flags(findings):
 # ---- growth ------------------------------------------------------------------------------
 
 def growth_phase(ctx, builds, suite_results):
-    """The outside check of every memory test that passed (config.GATES).
+    """The outside check of every memory test that passed (with_growth).
     It runs beside the memory check, so before its verdicts: for every task
     whose valgrind run has a test to run (the tests it would check passed),
     and growth_needed then keeps only those of tasks whose memory test
     passed."""
-    passed = {t.id for t in suite_results if t.passed}
+    passed = memcheck_candidates(suite_results)
     candidates = {task for task in config.TASKS if any(t in passed for t in config.MEMCHECK_TESTS[task])}
     programs = {task: student_program(ctx, builds, task)[0]
                 for task in config.TASKS if task in candidates}
@@ -628,48 +627,41 @@ def growth_needed(tests, memory_results):
             for t in tests]
 
 
+def with_growth(memory_results, growth_results):
+    """memory::taskN passes only when its growth check passed too: valgrind
+    and the guard run the program, the growth probe sees from outside that
+    it gives its memory back (a valgrind silenced from inside hides a
+    leak from valgrind, never from the kernel)."""
+    growth_of = {t.task: t for t in growth_results}
+    out = []
+    for t in memory_results:
+        grown = growth_of.get(t.task)
+        if t.passed and grown is not None and not grown.passed:
+            t = TestResult(t.id, t.task, "failed", "valgrind and the guarded run saw nothing wrong, but the "
+                           "memory-growth check did: " + (grown.message or grown.status),
+                           kind="memory", flags=sorted(set(grown.flags) | {"leak"}))
+        out.append(t)
+    return out
+
+
 # ---- scoring ---------------------------------------------------------------------------
 
 def score(tests, rubric_path):
-    """(scored entries, in report order): points from the rubric, then the
-    gates: a test resting on a student-reported figure earns its points only
-    when the outside check named in config.GATES passed, and that check
-    earned its own points (a memory check that rests on a faked memo size is
-    withheld by the timing gate, so it cannot vouch for a leak count)."""
+    """(scored entries, in report order): points from the rubric. A test
+    that read a figure only the student process reports earns nothing,
+    whatever the rubric says (the rubric gives such a test 0 points)."""
     by_id = {t.id: t for t in tests}
     points = rubric.assign(rubric_path, [t.id for t in tests], **config.RUBRIC_TERM)
-    withheld_gates(tests)
     scored = []
     for test_id, maximum in points.items():
         t = by_id[test_id]
+        if t.passed and t.figures and maximum > 0 and not t.withheld:
+            t.withheld = (f"this test read a count only your program reports ({', '.join(t.figures)}), "
+                          "and such a test earns nothing")
         earned = maximum if t.passed and not t.withheld else 0.0
         scored.append((t, round(maximum, 4), round(earned, 4)))
     scored.sort(key=lambda e: (e[0].task, e[0].kind is not None, e[0].hidden))
     return scored
-
-
-def withheld_gates(tests):
-    """Sets t.withheld on every passed test whose gate does not hold. A gate
-    holds when every test it names passed and none of them is withheld, so
-    this runs to a fixed point (withholding only ever grows)."""
-    def gate_holds(patterns):
-        matched = [t for t in tests if any(fnmatch.fnmatchcase(t.id, p) for p in patterns)]
-        return bool(matched) and all(t.passed and not t.withheld for t in matched)
-
-    changed = True
-    while changed:
-        changed = False
-        for t in tests:
-            if not t.passed or t.withheld:
-                continue
-            for figure in t.figures:
-                patterns = config.gate_patterns(figure, t.task)
-                if patterns and not gate_holds(patterns):
-                    t.withheld = (f"this test read a count only your program reports ({figure}); "
-                                  f"it earns its points only when the check {' and '.join(patterns)} "
-                                  "made from outside passes too")
-                    changed = True
-                    break
 
 
 def result_entries(scored):
@@ -795,6 +787,7 @@ def run_phases(ctx, all_tests):
             "memory-rescue", lambda c: rescue_memory(c, builds, suite_results, memory, memory_results, grown),
             lambda why: (memory, memory_results, grown))
         growth_results = growth_needed(grown, memory_results)
+        memory_results = with_growth(memory_results, growth_results)
         cov = cov_done.result()
         challenge_result = challenge_done.result()
     build_tests = results_of_build_tests(builds)
@@ -842,7 +835,7 @@ def _kind_failed(prefix, message):
 
 
 def scored_result(tests, builds, rubric_path):
-    """The result's tests, flags and totals, from the rubric and the gates."""
+    """The result's tests, flags and totals, from the rubric."""
     scored = score(tests, rubric_path)
     entries = result_entries(scored)
     return {"tests": entries, "flags": flags_of([t for t, _, _ in scored], builds),

@@ -27,6 +27,7 @@ COLUMNS = [
     ("hidden tests (points)", lambda p: p.split("::", 1)[0].endswith("_hidden")),
     ("timing checks (points)", lambda p: p.startswith(("timing::", "speed::"))),
     ("memory check (points)", lambda p: p.startswith("memory::")),
+    ("memo check (points)", lambda p: p.startswith("memo::")),
     ("other (points)", lambda p: True),
 ]
 

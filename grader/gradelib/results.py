@@ -9,11 +9,10 @@ kind:    None for a suite test; "build", "timing" or "memory" for the
          grader's own checks
 flags:   facts about the failure, for the gradebook: crash, timeout,
          over_budget, leak, memory, not_compiled, rejected:<what>
-figures: what a test rests on that only the student process can report
-         (expansions, memo_size, live_allocations read by a suite test;
-         valgrind for a memory check); such a test earns its points only
-         when a check made from outside agrees (see config.GATES)
-withheld: why a passed test earns no points (a failed gate), or ""
+figures: what a suite test read that only the student process can
+         report (expansions, memo_size, live_allocations, memo_record);
+         such a test earns nothing (pipeline.score)
+withheld: why a passed test earns no points, or ""
 order:   a suite test's rank among its runner's tests in the order they
          ended (1 first), started: seconds from the runner's start to the
          test's (grader/boundary/grader_report.c); None when unknown. The

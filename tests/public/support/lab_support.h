@@ -104,6 +104,13 @@ const char *lab_message_suffix(void);
     cr_assert((condition), "%s%s%s\n      (handout: " LAB_HANDOUT "#%s)", lab_todo_note(), \
               lab_format(__VA_ARGS__), lab_message_suffix(), section)
 
+/* Whether the code under test runs in this process (make test), so that
+ * the counts it keeps (live blocks, expansions, a memo's size) are this
+ * program's own. Under the grader it runs in a student process, and such a
+ * count is a figure that process reports: a test that reads one there
+ * earns nothing, so a check of answers reads none there (grader/rubric.txt). */
+bool lab_in_own_process(void);
+
 /* Calls grundy_memo_clear() or grundy_memo_size() for a test that only
  * needs them when Task 2 is done (a leak check, a diagnosis): when the
  * function is still a stub, the call is left out of the "not implemented

@@ -39,21 +39,35 @@ static bool clear_kept_a_freed_table(size_t blocks_before)
 #endif
 }
 
+/* The tracker's own query, alloc_block_state, is linked only into make
+ * test's programs (the grader's runners see its address NULL). */
+bool lab_in_own_process(void)
+{
+    return alloc_block_state != NULL;
+}
+
+/* The blocks are counted for the hint only in make test: under the grader
+ * a clear in passing must not read a figure (lab_in_own_process). */
+static size_t blocks_for_the_hint(void)
+{
+    return lab_in_own_process() ? alloc_live_blocks() : 0;
+}
+
 void lab_memo_clear(void)
 {
     lab_trace("grundy_memo_clear()");
-    size_t before = alloc_live_blocks();
+    size_t before = blocks_for_the_hint();
     grundy_memo_clear();
-    lab_memo_cleared = lab_memo_cleared || clear_kept_a_freed_table(before);
+    lab_memo_cleared = lab_memo_cleared || (before > 0 && clear_kept_a_freed_table(before));
 }
 
 void lab_memo_clear_if_written(void)
 {
     lab_trace("grundy_memo_clear()");
-    size_t before = alloc_live_blocks();
+    size_t before = blocks_for_the_hint();
     grundy_memo_clear();
-    lab_memo_cleared = lab_memo_cleared ||
-                       (!lab_stub_reached_in_passing("grundy_memo_clear") && clear_kept_a_freed_table(before));
+    lab_memo_cleared = lab_memo_cleared || (before > 0 && !lab_stub_reached_in_passing("grundy_memo_clear") &&
+                                            clear_kept_a_freed_table(before));
 }
 
 size_t lab_memo_size_if_written(void)

@@ -10,7 +10,7 @@
  * grader it is kept in the student process and read through the boundary
  * (grader/boundary/proxy.c): there it is a figure the student process
  * reports, used only to word the message of a test that failed anyway,
- * never to pass one (config.GATES, "memo_record").
+ * never to pass one (a test that reads it earns nothing: pipeline.score).
  *
  * The forgetful memo: while it is on, every memo_table_get misses and
  * every memo_table_put is dropped (memo_table_new hands out a table that

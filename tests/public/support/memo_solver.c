@@ -39,18 +39,32 @@ uint64_t memo_solver_ask(const memo_solver *s, const int *heaps, size_t n)
     return memo_solver_ask_within(s, heaps, n, 0, "");
 }
 
-uint64_t memo_solver_ask_within(const memo_solver *s, const int *heaps, size_t n, uint64_t bound,
-                                const char *how)
+/* Asks, checks the answer, and returns the expansions it took when
+ * `counted` (0 otherwise: nothing read). */
+static uint64_t ask_and_check(const memo_solver *s, const int *heaps, size_t n, const char *how, bool counted)
 {
     grundy_position *p = lab_build(heaps, n);
-    expansions_reset();
+    if (counted)
+        expansions_reset();
     lab_trace("%s(%s)%s", s->name, lab_heaps_text(heaps, n), how);
     bool is_p = s->is_p(p);
-    uint64_t used = expansions();
+    uint64_t used = counted ? expansions() : 0;
     grundy_free(p);
     bool expected = oracle_is_p(heaps, n);
     LAB_EXPECT_MEMO(memo_solver_evidence(s), is_p == expected, s->section, "%s(%s)%s returned %s; it is %s", s->name,
                lab_heaps_text(heaps, n), how, is_p ? "true" : "false", lab_outcome_text(expected));
+    return used;
+}
+
+void memo_solver_answer(const memo_solver *s, const int *heaps, size_t n)
+{
+    (void)ask_and_check(s, heaps, n, "", false);
+}
+
+uint64_t memo_solver_ask_within(const memo_solver *s, const int *heaps, size_t n, uint64_t bound,
+                                const char *how)
+{
+    uint64_t used = ask_and_check(s, heaps, n, how, true);
     LAB_EXPECT_MEMO(memo_solver_evidence(s), bound == 0 || used <= bound, s->section,
                "%s(%s)%s called grundy_get_moves %llu times, but it may meet only %llu distinct "
                "positions (counting {}); a memoized search expands each at most once",

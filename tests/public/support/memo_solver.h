@@ -36,6 +36,12 @@ typedef struct {
  * the calls of grundy_get_moves it made. */
 uint64_t memo_solver_ask(const memo_solver *s, const int *heaps, size_t n);
 
+/* Asks `s` about the position and fails the test on a wrong answer, like
+ * memo_solver_ask, without counting the expansions: a test of answers
+ * alone reads no count only the student process reports (under the
+ * grader such a test earns nothing). */
+void memo_solver_answer(const memo_solver *s, const int *heaps, size_t n);
+
 /* memo_solver_ask, also failing the test when (bound > 0) the solver
  * called grundy_get_moves more than `bound` times. `how` follows the
  * position in messages, e.g. " from an empty memo" (or ""). */

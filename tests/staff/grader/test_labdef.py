@@ -84,7 +84,6 @@ file = b.c
 anchor = task-1
 points = 60
 timed = yes
-outside = timing::*
 
 [task5]
 title = extra
@@ -121,7 +120,6 @@ class Definition(unittest.TestCase):
         self.assertEqual([f.name for f in lab.functions], ["f_new", "f_solve"])
         self.assertEqual([s.outcome for s in lab.shapes], [None, "P"])
         self.assertEqual(lab.public_positions, ((45,), (20, 23)))
-        self.assertEqual(lab.task(1).outside, ("timing::*",))
         self.assertEqual(lab.files, ["a.c", "b.c"])
 
     def test_prototypes(self):

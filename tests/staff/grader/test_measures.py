@@ -1,18 +1,20 @@
 """Unit tests of the verdicts made from what the kernel measures (issue 22):
 the memo check (growth.memo_result), the all-right rule of the timing
-checks (timing.all_right) and the gates of the memo figures
-(config.gate_patterns). The probes' figures below are the shapes the
+checks (timing.all_right), the rule that a figure only the student
+process reports earns nothing (pipeline.score) and the growth check's
+part in the memory verdict (pipeline.with_growth). The probes' figures below are the shapes the
 probes print; the reference's are ones measured on the model solution, the
 others are what each attack makes them."""
 
 import os
 import sys
 import unittest
+from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "..", "grader"))
 
 from gradelib import config, growth, timing  # noqa: E402
-from gradelib.pipeline import withheld_gates  # noqa: E402
+from gradelib import pipeline  # noqa: E402
 from gradelib.results import TestResult  # noqa: E402
 
 SPEC = config.LAB.memo
@@ -181,20 +183,49 @@ class TimingAllRight(unittest.TestCase):
         self.assertIn("two_heaps_n", tests[0].withheld)
 
 
-class Gates(unittest.TestCase):
-    def test_memo_figures_need_the_timing_and_the_memo_check(self):
-        for figure in ("memo_size", "expansions"):
-            self.assertEqual(config.gate_patterns(figure, 2), ["timing::*", "memo::task2"])
+class FiguresEarnNothing(unittest.TestCase):
+    def scored(self, tests, points):
+        with mock.patch.object(pipeline.rubric, "assign", return_value=points):
+            return {t.id: (maximum, earned) for t, maximum, earned in pipeline.score(tests, "rubric")}
 
-    def test_other_tasks_need_no_memo_check(self):
-        self.assertNotIn("memo::task1", config.gate_patterns("expansions", 1))
-
-    def test_a_failed_memo_check_withholds_a_memo_size_test(self):
+    def test_a_passed_test_that_read_a_figure_earns_nothing_whatever_its_points(self):
         tests = [TestResult("task2::memo_fills_up", 2, "passed", figures=["memo_size"]),
+                 TestResult("task2::answers", 2, "passed"),
+                 TestResult("memo::task2", 2, "passed", kind="memo")]
+        scored = self.scored(tests, {"task2::memo_fills_up": 4.0, "task2::answers": 4.0, "memo::task2": 4.0})
+        self.assertEqual(scored, {"task2::memo_fills_up": (4.0, 0.0), "task2::answers": (4.0, 4.0),
+                                  "memo::task2": (4.0, 4.0)})
+        self.assertIn("memo_size", tests[0].withheld)
+
+    def test_no_outside_check_lends_a_figure_its_points(self):
+        # the memo check and the timing checks pass: the figure still earns nothing
+        tests = [TestResult("task2::each_position_expanded_at_most_once", 2, "passed",
+                            figures=["expansions"]),
                  TestResult("timing::a", 2, "passed", kind="timing"),
-                 TestResult("memo::task2", 2, "failed", kind="memory")]
-        withheld_gates(tests)
-        self.assertIn("memo::task2", tests[0].withheld)
+                 TestResult("memo::task2", 2, "passed", kind="memo")]
+        scored = self.scored(tests, {t.id: 2.0 for t in tests})
+        self.assertEqual(scored["task2::each_position_expanded_at_most_once"], (2.0, 0.0))
+
+    def test_a_figure_worth_nothing_is_no_withholding(self):
+        tests = [TestResult("task0::free_frees_everything", 0, "passed", figures=["live_allocations"])]
+        self.assertEqual(self.scored(tests, {tests[0].id: 0.0}), {tests[0].id: (0.0, 0.0)})
+        self.assertEqual(tests[0].withheld, "")
+
+
+class GrowthCompletesTheMemoryCheck(unittest.TestCase):
+    def test_a_leak_the_kernel_saw_fails_a_clean_valgrind_run(self):
+        memory = [TestResult("memory::task1", 1, "passed", kind="memory"),
+                  TestResult("memory::task2", 2, "passed", kind="memory"),
+                  TestResult("memory::task0", 0, "failed", "valgrind found", kind="memory")]
+        grown = [TestResult("growth::task1", 1, "failed", "grew 40 MiB", kind="memory"),
+                 TestResult("growth::task2", 2, "passed", kind="memory"),
+                 TestResult("growth::task0", 0, "not_run", kind="memory")]
+        out = {t.id: t for t in pipeline.with_growth(memory, grown)}
+        self.assertEqual(out["memory::task1"].status, "failed")
+        self.assertIn("grew 40 MiB", out["memory::task1"].message)
+        self.assertIn("leak", out["memory::task1"].flags)
+        self.assertEqual(out["memory::task2"].status, "passed")
+        self.assertEqual(out["memory::task0"].message, "valgrind found")
 
 
 if __name__ == "__main__":

@@ -54,11 +54,11 @@ class PointsTable(unittest.TestCase):
         rubric_path = self.write("rubric.txt", "7 task0::*\n3 task0_hidden::*\n2 memory::task0\n"
                                  "1 build::grundy_position.c\n")
         rows = rows_of(pointstable.render(self.lab, rubric_path))
-        # public, hidden, timing, memory, other, total, optional: the task's
+        # public, hidden, timing, memory, memo, other, total, optional: the task's
         # lines (7, 3, 2) scaled to its points; a build line keeps its own
         points = self.lab.task(0).points
-        want = [f"{share * points / 12:.4g}" for share in (7, 3)] + ["", f"{2 * points / 12:.4g}", "1"]
-        self.assertEqual(rows[self.lab.task(0).heading][:5], want)
+        want = [f"{share * points / 12:.4g}" for share in (7, 3)] + ["", f"{2 * points / 12:.4g}", "", "1"]
+        self.assertEqual(rows[self.lab.task(0).heading][:6], want)
 
     def test_changing_a_tasks_points_in_the_definition_alone_changes_its_row(self):
         text = open(labdef.DEFAULT_PATH, encoding="utf-8").read()
