@@ -385,10 +385,11 @@ def timing_phase(ctx, builds, suite_results):
             again = timing.check(ctx.mode, ctx.scratch, rescue, ctx.seed, ctx.log, until_failure=True)
             if len(again[1]) == len(tests) and _all_passed(again[1]):
                 first = next(t for t in tests if not t.passed or t.withheld)
-                speed = ("failed", f"with your {config.POSITION}, your solver fails the timing checks "
-                         f"({first.message.splitlines()[0] if first.message else first.status}); with "
-                         "the given stand-in map in its place it passes them all, so your map makes "
-                         "it slow or wrong. (handout: handouts/grundy-lab.html#task-0-map)")
+                if map_works:   # a map that passes nothing of its own is not judged, nor flagged
+                    speed = ("failed", f"with your {config.POSITION}, your solver fails the timing checks "
+                             f"({first.message.splitlines()[0] if first.message else first.status}); "
+                             "with the given stand-in map in its place it passes them all, so your map "
+                             "makes it slow or wrong. (handout: handouts/grundy-lab.html#task-0-map)")
                 entries, tests = again
                 ctx.notes.append(f"The timing checks were passed with the given stand-in map in place "
                                  f"of your {config.POSITION} (see {config.SPEED_TEST}).")

@@ -88,6 +88,9 @@ class SpeedTest(unittest.TestCase):
         self.assertEqual(self.timing(False, True), ("passed", "failed"))    # the map's fault
         self.assertEqual(self.timing(False, False), ("failed", "passed"))   # the solver's: once
         self.assertEqual(self.timing(False, False, map_works=False), ("failed", "not_run"))
+        # a map that passes nothing of its own (rejected, the stubs) is not
+        # judged nor flagged, and the stand-in's pass keeps the solver's points
+        self.assertEqual(self.timing(False, True, map_works=False), ("passed", "not_run"))
 
     def test_no_worse_map_raises_the_two_together(self):
         points = {"passed": 1}
