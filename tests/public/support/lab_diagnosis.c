@@ -268,6 +268,10 @@ static void expect_answer(const int *heaps, size_t n, const char *note, bool ask
     }
     if (memo_size > 0)
         fail_with_memo_cause(heaps, n, asked_p, expected_p, memo_size, what, section);
+    /* No memo in the way: the recursion's own first wrong step. */
+    const char *step = lab_first_wrong_step(heaps, n, asked_p);
+    if (step != NULL)
+        LAB_EXPECT(false, section, "%s." LAB_TEST_SAW "%s. %s", LAB_FIRST_WRONG_STEP, what, step);
     LAB_EXPECT(false, section, "%s", what);
 }
 

@@ -193,6 +193,19 @@ void lab_check_outcome_asked(const int *heaps, size_t n, bool n_first, const cha
  * as its own timing checks, drawn from the seed, replace them). */
 bool lab_skip_timing(const char *suite);
 
+/* For a wrong answer of a solver without a memo (or with Task 1's memo
+ * forgotten) to the question asked (is_p or is_n) about these heaps: the
+ * first wrong step of its recursion, explained from its own answers and
+ * calls (lab_first_step.c), or NULL when the position is too large to
+ * search or the solver answers right when asked again. */
+const char *lab_first_wrong_step(const int *heaps, size_t n, bool asked_p);
+/* The cause a first wrong step is reported under (one for every test
+ * that shows one, so that make test and the feedback group them). */
+#define LAB_FIRST_WRONG_STEP                                                                      \
+    "Your recursion makes a wrong step of its own: at some position it is right about every "   \
+    "move and still answers wrong, so look at how the answers of the moves make the answer of "   \
+    "the position (below: the smallest such position, the moves your solver expanded there)"
+
 /* Asserts that `answer`, the solver's reply to grundy_is_p_position (asked_p)
  * or grundy_is_n_position about the position with these heaps, is right.
  * When it is wrong and the solver keeps a memo, questions asked from an

@@ -47,7 +47,7 @@ static bool ask_recorded(const lab_memo_solver *s, const grundy_position *p, con
 
 /* The key's heaps, one element per heap; its count, or (size_t)-1 when
  * the key was not readable. */
-static size_t key_heaps(const memo_event *e, int *heaps, size_t max)
+size_t memo_event_heaps(const memo_event *e, int *heaps, size_t max)
 {
     if (!e->key_ok)
         return (size_t)-1;
@@ -61,7 +61,7 @@ static size_t key_heaps(const memo_event *e, int *heaps, size_t max)
 static const char *key_text(const memo_event *e)
 {
     int heaps[LAB_MAX_HEAPS];
-    size_t n = key_heaps(e, heaps, LAB_MAX_HEAPS);
+    size_t n = memo_event_heaps(e, heaps, LAB_MAX_HEAPS);
     return n == (size_t)-1 ? "an unreadable position" : lab_heaps_text(heaps, n);
 }
 
@@ -74,7 +74,7 @@ static bool same_key(const memo_event *a, const memo_event *b)
 static bool key_is_p(const memo_event *e)
 {
     int heaps[LAB_MAX_HEAPS];
-    size_t n = key_heaps(e, heaps, LAB_MAX_HEAPS);
+    size_t n = memo_event_heaps(e, heaps, LAB_MAX_HEAPS);
     return n != (size_t)-1 && oracle_is_p(heaps, n);
 }
 
@@ -208,7 +208,7 @@ static const char *reduced_key_cause(const lab_memo_solver *s, const char *text,
 static bool has_move_with_moves(const memo_event *e)
 {
     int heaps[LAB_MAX_HEAPS];
-    size_t n = key_heaps(e, heaps, LAB_MAX_HEAPS);
+    size_t n = memo_event_heaps(e, heaps, LAB_MAX_HEAPS);
     if (n == (size_t)-1)
         return false;
     oracle_move_list *moves = oracle_moves(heaps, n);

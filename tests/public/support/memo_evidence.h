@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "grundy.h"
+#include "memo_record.h"
 
 /* A memoized solver as the evidence asks it. */
 typedef struct {
@@ -25,6 +26,10 @@ typedef struct {
      * Task 6): a key with two equal heaps is then a mistake. */
     bool reduced_keys;
 } lab_memo_solver;
+
+/* A recorded key's heaps, one element per heap (at most `max`); their
+ * count, or (size_t)-1 when the key was not readable. */
+size_t memo_event_heaps(const memo_event *e, int *heaps, size_t max);
 
 /* "CAUSE. EVIDENCE" for the first mistake the record shows, or NULL when
  * it shows none or is not kept in this program. Each cause opens with a
