@@ -804,8 +804,8 @@ size_t alloc_live_blocks(void)
 }
 
 /* Read by Task 1's leak test, which then counts the move lists alone and
- * calls no Task 2 function; a figure like the count above (the same gate:
- * the student process could forge it). */
+ * calls no Task 2 function; a figure like the count above (it earns
+ * nothing: the student process could forge it). */
 size_t alloc_live_blocks_from_moves(void)
 {
     proxy_note_figure("live_allocations");
