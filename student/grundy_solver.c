@@ -38,7 +38,9 @@ bool grundy_is_p_position(const grundy_position *p)
 bool grundy_is_n_position(const grundy_position *p)
 {
     /* TODO(Task 1): p is N iff some move leads to a P-position.
-     * TODO(Task 2): share the same memo table as grundy_is_p_position. */
+     * TODO(Task 2): if this function searches the moves itself, look p up
+     * in the same memo table as grundy_is_p_position, which stores "is P";
+     * if it returns !grundy_is_p_position(p), it needs nothing more. */
     (void)p;
     NOT_IMPLEMENTED_YET();
     return false;
