@@ -39,6 +39,17 @@ static int tokens(const int *heaps, size_t n)
     return total;
 }
 
+/* Move i of the list as a step position; false when it holds more heaps
+ * than one has room for (never within STEP_MOST_TOKENS, which allows 7). */
+static bool move_at(const oracle_move_list *moves, size_t i, step_position *out)
+{
+    if (moves->lengths[i] > STEP_MOST_HEAPS)
+        return false;
+    out->n = moves->lengths[i];
+    memcpy(out->heaps, moves->positions[i], out->n * sizeof *out->heaps);
+    return true;
+}
+
 /* The solver's answer to the question asked (is_p or is_n) about a fresh
  * copy of the position; *changed tells whether the call changed it. */
 static bool answer(const step_position *at, bool asked_p, const char *why, bool *changed)
@@ -132,9 +143,8 @@ static void describe_calls(const step_position *step, const oracle_move_list *mo
     while (at < seen.count) {
         bool matched = false;
         for (size_t i = 0; i < moves->count && i < 64 && !matched; i++) {
-            step_position m = {.n = moves->lengths[i]};
-            memcpy(m.heaps, moves->positions[i], m.n * sizeof *m.heaps);
-            if (!same(&seen.at[at], &m))
+            step_position m;
+            if (!move_at(moves, i, &m) || !same(&seen.at[at], &m))
                 continue;
             bool fits[2];
             bool ignored;
@@ -272,8 +282,9 @@ const char *lab_first_wrong_step(const int *heaps, size_t n, bool asked_p)
         step_position wrong = {.n = 0};
         bool found = false, wrong_said = false, wrong_changed = false;
         for (size_t i = 0; i < moves->count; i++) {
-            step_position m = {.n = moves->lengths[i]};
-            memcpy(m.heaps, moves->positions[i], m.n * sizeof *m.heaps);
+            step_position m;
+            if (!move_at(moves, i, &m))
+                continue;
             bool m_changed;
             bool m_said = answer(&m, asked_p, note, &m_changed);
             bool right = m_said == (asked_p == oracle_is_p(m.heaps, m.n));
