@@ -17,9 +17,13 @@
  *
  * It also appends, to the file named by $LAB_SUMMARY_FILE (read by
  * tests/public/run-suites and `make check`): one line per suite with the counts
- * and a verdict a student can act on (PASS, FAIL, or NOT_STARTED when every
- * failure is a stub that was reached), a "failed SUITE::TEST" line per
- * failed test and a "skipped SUITE::TEST REASON" line per skipped one.
+ * and a verdict a student can act on (PASS, FAIL, or NOT_STARTED when no
+ * test passed and every failure reached a stub, or when every function the
+ * task adds, lab.ini's [api], was reached as a stub: a Task 2 left untouched
+ * after Task 1 passes some tests and fails others without reaching its
+ * stubs; a task with tests passing and one function left is FAIL), a
+ * "failed SUITE::TEST" line per failed test and a "skipped SUITE::TEST
+ * REASON" line per skipped one.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -63,6 +67,67 @@ ReportHook(PRE_ALL)(struct criterion_test_set *tests)
 static bool is_stub_message(const char *message)
 {
     return message != NULL && strncmp(message, "not implemented yet", 19) == 0;
+}
+
+/* Whether `function` is named in a failure's stub note ("not implemented
+ * yet: f, g (see ..."; lab_messages.c), wherever in the message it is. */
+static bool names_stub(const char *message, const char *function, size_t length)
+{
+    const char *note = message != NULL ? strstr(message, "not implemented yet: ") : NULL;
+    if (note == NULL)
+        return false;
+    const char *end = strstr(note, " (see");
+    for (const char *at = note + 21; (at = strstr(at, function)) != NULL && (end == NULL || at < end);
+         at += length) {
+        char after = at[length];
+        if ((at[-1] == ' ' || at[-1] == ',') && (after == ',' || after == ' ' || after == '\0'))
+            return true;
+    }
+    return false;
+}
+
+/* Whether every function that suite's task adds is still a stub: each was
+ * named by the stub note of one of its failures. False for a task that
+ * adds none (its work is in functions of earlier tasks). */
+static bool own_functions_all_stubs(const char *suite, const struct criterion_suite_stats *stats)
+{
+    const lab_task *task = lab_task_of_suite(suite);
+    if (task == NULL || task->functions[0] == '\0')
+        return false;
+    for (const char *f = task->functions; *f != '\0';) {
+        size_t length = strcspn(f, " ");
+        char function[128];
+        snprintf(function, sizeof function, "%.*s", (int)length, f);
+        bool reached = false;
+        for (const struct criterion_test_stats *t = stats->tests; t != NULL && !reached; t = t->next)
+            for (const struct criterion_assert_stats *a = t->asserts; a != NULL && !reached; a = a->next)
+                reached = !a->passed && names_stub(a->message, function, strlen(function));
+        if (!reached)
+            return false;
+        f += length;
+        f += strspn(f, " ");
+    }
+    return true;
+}
+
+/* "f is", "f and g are", "f, g and h are" from "f g h". */
+static const char *spoken_list(const char *words)
+{
+    static char text[512];
+    size_t count = 0, used = 0;
+    for (const char *w = words; *w != '\0'; w += strspn(w, " "), count++)
+        w += strcspn(w, " ");
+    size_t i = 0;
+    for (const char *w = words; *w != '\0' && used < sizeof text; i++) {
+        size_t length = strcspn(w, " ");
+        const char *before = i == 0 ? "" : i + 1 == count ? " and " : ", ";
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%.*s", before, (int)length, w);
+        w += length;
+        w += strspn(w, " ");
+    }
+    if (used < sizeof text)
+        snprintf(text + used, sizeof text - used, count == 1 ? " is" : " are");
+    return text;
 }
 
 static const char *failed_assertion(const struct criterion_test_stats *test)
@@ -383,12 +448,17 @@ ReportHook(POST_ALL)(struct criterion_global_stats *stats)
             free(failures);
             continue; /* nothing of this suite ran (a --filter elsewhere) */
         }
-        const char *verdict = failed == 0 ? "PASS" : todo == failed ? "NOT_STARTED" : "FAIL";
+        bool only_stubs = failed > 0 && todo == failed && passed == 0;
+        bool untouched = failed > 0 && !only_stubs && own_functions_all_stubs(name, suite);
+        const char *verdict = failed == 0 ? "PASS" : only_stubs || untouched ? "NOT_STARTED" : "FAIL";
         if (failed == 0)
             printf("%s: all %zu tests pass\n", task_title(name), total - skipped);
-        else if (todo == failed)
+        else if (only_stubs)
             printf("%s: %zu of %zu tests fail (not started: every failure reached a stub)\n",
                    task_title(name), failed, total - skipped);
+        else if (untouched)
+            printf("%s: %zu of %zu tests fail (not started: %s still stubs)\n", task_title(name),
+                   failed, total - skipped, spoken_list(lab_task_of_suite(name)->functions));
         else {
             size_t causes = failures != NULL ? count_causes(failures, failed) : 0;
             printf("%s: %zu of %zu tests fail, for %zu cause%s%s\n", task_title(name), failed,
