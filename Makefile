@@ -379,6 +379,15 @@ check-monotone-slow:
 	@tests/staff/grader/check-monotone --pairs 16 --fixture-mutants 2 $(if $(SEED),--seed $(SEED)) \
 	    --fixtures slow_map,getmoves_bug,leak,hash_ignores_count,unmemoized,slow_memo
 
+# Does make test explain mistakes no message was written for? make test on
+# 150 one-token mutants of Tasks 0-2 (a new seed each run unless SEED=N),
+# printing the share whose first message says more than a bare wrong answer
+# or signal, and the rest (tests/staff/selftest/first-message-share; a
+# figure, about 15 minutes on 2 cores, so not a step of make check).
+.PHONY: check-teaching
+check-teaching:
+	@tests/staff/selftest/first-message-share --count $(or $(COUNT),150) $(if $(SEED),--seed $(SEED))
+
 # grade-all on 40 generated submissions: killed and resumed, sharded and merged
 # (make check runs the same with 6).
 .PHONY: check-batch
