@@ -31,7 +31,7 @@ LDLIBS_TEST := -lcriterion
 CRITERION_FLAGS ?=
 
 # lab_support.h's helpers, a file per job (see each file's header).
-LAB_SUPPORT_NAMES := lab_support lab_messages lab_positions lab_diagnosis lab_first_step lab_trace lab_signals \
+LAB_SUPPORT_NAMES := lab_support lab_messages lab_positions lab_diagnosis lab_first_step lab_trace lab_signals lab_where \
                      lab_hints memo_evidence
 COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(LAB_SUPPORT_NAMES:%=$(SHARED)/support/%.o) \
                    $(SHARED)/support/lab_report.o $(SHARED)/support/alloc_tracker.o \

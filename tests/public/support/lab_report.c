@@ -39,6 +39,7 @@ enum { SHOWN_IN_FULL = 3 };
 
 #include "lab_definition.h"
 #include "lab_support.h"
+#include "lab_where.h"
 
 /* "Task N: title" from the lab's definition; hidden suites say so. */
 static const char *task_title(const char *suite)
@@ -288,7 +289,7 @@ static void describe(const char *suite, const struct criterion_test_stats *test,
     if (message != NULL && !test->crashed && !test->timed_out)
         snprintf(f->message, sizeof f->message, "%s", message);
     else if (crash_report_of(suite, test->test->name, f->message, sizeof f->message, &rank))
-        ;
+        lab_where_resolve(f->message, sizeof f->message); /* the student's line, if any */
     else if (test->timed_out)
         snprintf(f->message, sizeof f->message, "the test did not finish within its time limit");
     else if (test->crashed)

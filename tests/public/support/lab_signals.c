@@ -17,6 +17,7 @@
 #include "lab_hints.h"
 #include "lab_run_state.h"
 #include "lab_support.h"
+#include "lab_where.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(LAB_UBSAN)
 #include <sanitizer/common_interface_defs.h>
@@ -164,11 +165,15 @@ static const char *task_target(void)
 static void write_crash_report(const char *what, const char *next)
 {
     static char line[2048];
+    static char frames_marker[1024];
     bool to_file = crash_report_path[0] != '\0';
     size_t used = append(line, 0, sizeof line, lab_test_name);
     used = append(line, used, sizeof line, to_file ? "\t" : ": ");
     used = append(line, used, sizeof line, "the test ");
     used = append(line, used, sizeof line, what);
+    /* Where in the student's code (lab_where.c): the report resolves it. */
+    if (to_file && lab_where_marker(frames_marker, sizeof frames_marker) > 0)
+        used = append(line, used, sizeof line, frames_marker);
     if (lab_last_step[0] != '\0') {
         used = append(line, used, sizeof line, " during its last step, ");
         used = append(line, used, sizeof line, lab_last_step);
@@ -236,6 +241,7 @@ static void on_fatal_signal(int sig)
                                             "the next call work in freed or missing memory. After "
                                             "freeing, set the pointer to NULL and the counts to 0");
         }
+        lab_where_capture();
         write_crash_report(signal_words(sig), next);
     }
     struct sigaction fallback = {.sa_handler = SIG_DFL};
@@ -371,6 +377,7 @@ void lab_test_begin(const char *test)
     VALGRIND_PRINTF("lab-test %s\n", test);
 #endif
 
+    lab_where_prepare();
     /* Its own stack, so that a stack overflow can still be reported. */
     static char alternate_stack[64 * 1024];
     stack_t stack = {.ss_sp = alternate_stack, .ss_size = sizeof alternate_stack};
