@@ -46,8 +46,8 @@ LAB_TEST(task0, new_single_heap)
         strcpy(name, what);
         expect_heaps(p, name, &h, 1, SECTION_MAP);
         LAB_EXPECT(grundy_count(p, h) == 1, SECTION_MAP,
-                   "grundy_count(grundy_new(%d), %d) returned %d, expected 1", h, h,
-                   grundy_count(p, h));
+                   "grundy_count(grundy_new(%d), %d) returned %d, expected 1%s", h, h,
+                   grundy_count(p, h), lab_stored_note(p, &h, 1, "grundy_count"));
         grundy_free(p);
     }
 }
@@ -96,8 +96,8 @@ LAB_TEST(task0, count_reports_each_height)
         lab_trace("grundy_count({3=1, 5=1, 9=3}, %d)", heights[i]);
         int got = grundy_count(p, heights[i]);
         LAB_EXPECT(got == counts[i], SECTION_MAP,
-                   "grundy_count({3=1, 5=1, 9=3}, %d) returned %d, expected %d", heights[i], got,
-                   counts[i]);
+                   "grundy_count({3=1, 5=1, 9=3}, %d) returned %d, expected %d%s", heights[i], got,
+                   counts[i], lab_stored_note(p, LAB_HEAPS(9, 3, 9, 5, 9, 1, 2), "grundy_count"));
     }
     grundy_free(p);
 }
@@ -181,18 +181,22 @@ LAB_TEST(task0, equality_ignores_order_and_dead_heaps)
     lab_trace("grundy_equals on {3=2, 5=1, 8=1} built in two orders");
     LAB_EXPECT(grundy_equals(a, b), SECTION_EQUALITY,
                "grundy_equals({3=2, 5=1, 8=1} built as 5,3,8,3; the same built as 3,8,1,3,2,5) "
-               "returned false, expected true");
+               "returned false, expected true%s",
+               lab_stored_pair_note(a, LAB_HEAPS(5, 3, 8, 3), b, LAB_HEAPS(3, 8, 1, 3, 2, 5), "grundy_equals"));
     LAB_EXPECT(grundy_equals(b, a), SECTION_EQUALITY, "grundy_equals is not symmetric");
     LAB_EXPECT(grundy_equals(a, a), SECTION_EQUALITY, "grundy_equals(p, p) returned false");
     LAB_EXPECT(!grundy_equals(a, c), SECTION_EQUALITY,
-               "grundy_equals({3=2, 5=1, 8=1}, {3=1, 5=1, 8=1}) returned true; counts differ");
+               "grundy_equals({3=2, 5=1, 8=1}, {3=1, 5=1, 8=1}) returned true; counts differ%s",
+               lab_stored_pair_note(a, LAB_HEAPS(5, 3, 8, 3), c, LAB_HEAPS(3, 5, 8), "grundy_equals"));
     LAB_EXPECT(!grundy_equals(a, d), SECTION_EQUALITY,
-               "grundy_equals({3=2, 5=1, 8=1}, {3=2, 5=1, 9=1}) returned true; heights differ");
+               "grundy_equals({3=2, 5=1, 8=1}, {3=2, 5=1, 9=1}) returned true; heights differ%s",
+               lab_stored_pair_note(a, LAB_HEAPS(5, 3, 8, 3), d, LAB_HEAPS(3, 3, 5, 9), "grundy_equals"));
     grundy_position *empty = lab_build(LAB_HEAPS(1, 2, 2));
     grundy_position *none = lab_build(NULL, 0);
     lab_trace("grundy_equals({}, {}), one built from the heaps 1, 2, 2");
     LAB_EXPECT(grundy_equals(empty, none), SECTION_EQUALITY,
-               "grundy_equals(heaps 1,2,2, no heaps) returned false; both are the empty position {}");
+               "grundy_equals(heaps 1,2,2, no heaps) returned false; both are the empty position {}%s",
+               lab_stored_pair_note(empty, LAB_HEAPS(1, 2, 2), none, NULL, 0, "grundy_equals"));
     LAB_EXPECT(!grundy_equals(empty, c), SECTION_EQUALITY,
                "grundy_equals({}, {3=1, 5=1, 8=1}) returned true");
     grundy_free(a);

@@ -60,8 +60,17 @@ static const char *null_position_section(void)
 
 size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, const char *what)
 {
+    if (p == NULL) {
+        /* What the call did, read from the heap since this step's trace. */
+        long made = lab_blocks_since_step();
+        static char did[160];
+        did[0] = '\0';
+        if (made > 0)
+            snprintf(did, sizeof did, ". The call left %ld new heap block%s allocated: it made a position, "
+                     "or part of one, and returned NULL instead", made, made == 1 ? "" : "s");
+        LAB_EXPECT(false, null_position_section(), "%s is NULL; expected a position%s", what, did);
+    }
     lab_trace("reading the entries of %s", what);
-    LAB_EXPECT(p != NULL, null_position_section(), "%s is NULL; expected a position", what);
     LAB_EXPECT(p->size <= p->capacity, SECTION_INVARIANT,
                "%s has size %zu > capacity %zu", what, p->size, p->capacity);
     LAB_EXPECT(p->size == 0 || p->entries != NULL, SECTION_INVARIANT,
@@ -151,3 +160,75 @@ void lab_expect_oracle_moves(const position_list *moves, const int *heaps, size_
     oracle_move_list_free(want);
 }
 
+
+/* "(3,1) (5,1) (9,3)": a position's entries as its map stores them, read
+ * with the invariant's bounds (size at most capacity, at most 12 shown). */
+static const char *entries_text(const grundy_position *p)
+{
+    static char text[2][256];
+    static int turn;
+    char *out = text[turn++ % 2];
+    size_t used = 0;
+    out[0] = '\0';
+    if (p == NULL || (p->size > 0 && p->entries == NULL) || p->size > p->capacity)
+        return "(unreadable: NULL, or a size past its capacity)";
+    if (p->size == 0)
+        return "no entries";
+    for (size_t i = 0; i < p->size && i < 12 && used < sizeof text[0]; i++)
+        used += (size_t)snprintf(out + used, sizeof text[0] - used, "%s(%d,%d)", i ? " " : "",
+                                 p->entries[i].height, p->entries[i].count);
+    if (p->size > 12 && used < sizeof text[0])
+        snprintf(out + used, sizeof text[0] - used, " ... (%zu entries)", p->size);
+    return out;
+}
+
+/* Whether p's entries are exactly the invariant's form of heaps[0..n). */
+static bool stored_as(const grundy_position *p, const int *heaps, size_t n)
+{
+    int want[LAB_MAX_HEAPS];
+    if (p == NULL || n > LAB_MAX_HEAPS || (p->size > 0 && p->entries == NULL) || p->size > p->capacity)
+        return false;
+    if (n > 0)
+        memcpy(want, heaps, n * sizeof *heaps);
+    size_t m = oracle_canonicalize(want, n), k = 0;
+    for (size_t i = 0; i < p->size; i++) {
+        heap_count e = p->entries[i];
+        if (e.count < 1 || e.height < 3 || (i > 0 && p->entries[i - 1].height >= e.height))
+            return false;
+        for (int c = 0; c < e.count; c++, k++)
+            if (k >= m || want[k] != e.height)
+                return false;
+    }
+    return k == m;
+}
+
+const char *lab_stored_note(const grundy_position *p, const int *heaps, size_t n, const char *function)
+{
+    /* Its own buffer: the note is an argument of lab_format's message. */
+    static char note[768];
+    if (stored_as(p, heaps, n))
+        snprintf(note, sizeof note, ". Your map stores %s as the entries %s, as the invariant asks: the "
+                 "position was built right, so the mistake is in %s",
+                 lab_heaps_text(heaps, n), entries_text(p), function);
+    else
+        snprintf(note, sizeof note, ". Your map stores %s as the entries %s, which is not the "
+                 "invariant's form: fix how positions are built first "
+                 "(task0::add_heap_keeps_map_sorted says how)",
+                 lab_heaps_text(heaps, n), entries_text(p));
+    return note;
+}
+
+const char *lab_stored_pair_note(const grundy_position *a, const int *heaps_a, size_t n_a,
+                                 const grundy_position *b, const int *heaps_b, size_t n_b,
+                                 const char *function)
+{
+    if (!stored_as(a, heaps_a, n_a))
+        return lab_stored_note(a, heaps_a, n_a, function);
+    if (!stored_as(b, heaps_b, n_b))
+        return lab_stored_note(b, heaps_b, n_b, function);
+    static char note[768];
+    snprintf(note, sizeof note, ". Your map stores them as the entries %s and %s, as the invariant "
+             "asks: the positions were built right, so the mistake is in %s",
+             entries_text(a), entries_text(b), function);
+    return note;
+}

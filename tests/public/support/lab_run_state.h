@@ -38,6 +38,10 @@ extern const char *lab_cleared_after_work;
  * step, but not as the last call. */
 void lab_trace_building(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
+/* Heap blocks allocated and still live since the current step began (its
+ * lab_trace, before the call): 0 under the grader. */
+long lab_blocks_since_step(void);
+
 /* Whether `function` is a stub that was reached; when it is, it is also
  * left out of the "not implemented yet" note from now on (its caller asked
  * it only in case). */

@@ -151,6 +151,17 @@ grundy_position *lab_build(const int *heaps, size_t n);
  * LAB_MAX_HEAPS heaps. */
 size_t lab_expand(const grundy_position *p, int *heaps, const char *what);
 
+/* For a query of the map that answered wrong on p, built from heaps[0..n):
+ * ". Your map stores {..} as the entries (h,c) ..., as the invariant asks:
+ * the position was built right, so the mistake is in FUNCTION", or that
+ * they are not the invariant's form. From the student's own entries. */
+const char *lab_stored_note(const grundy_position *p, const int *heaps, size_t n, const char *function);
+/* The same for a query of two positions (grundy_equals): the note of the
+ * first one not in the invariant's form, or that both are. */
+const char *lab_stored_pair_note(const grundy_position *a, const int *heaps_a, size_t n_a,
+                                 const grundy_position *b, const int *heaps_b, size_t n_b,
+                                 const char *function);
+
 /* lab_expand into room for `max` heaps, for a test whose positions hold
  * more heaps than LAB_MAX_HEAPS (or that keeps smaller arrays). */
 size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, const char *what);

@@ -26,6 +26,8 @@ class KindOf(unittest.TestCase):
                          "named")
         self.assertEqual(share.kind_of("Your recursion makes a wrong step of its own: at {6=1} ..."), "step")
         self.assertEqual(share.kind_of("invalid read at grundy_position.c:41 in grundy_count"), "line")
+        self.assertEqual(share.kind_of("grundy_memo_size() is 1 right after grundy_memo_clear(); expected 0. "
+                                       "A second grundy_memo_clear() freed no block either"), "named")
 
     def test_bare_signal(self):
         self.assertEqual(share.kind_of("the test crashed with SIGSEGV during its last step, grundy_new(3). "
