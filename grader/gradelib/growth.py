@@ -62,6 +62,7 @@ more than 2 KiB bytes a position is flagged memo_suspect for the staff
 """
 
 import random
+import time
 
 from . import build, config, probes, sandbox
 from .results import TestResult
@@ -72,10 +73,19 @@ from .results import TestResult
 WORKLOAD_OF_TASK = {t.number: t.suite if t.growth == "api" else t.growth for t in config.LAB.tasks}
 
 
-def _probe(mode, scratch, program, workload, seed):
+def _probe(mode, scratch, program, workload, seed, share=1):
+    """One workload's verdict. share: how many workloads are still to run
+    in this grading; each may take at most that share of the time left
+    before the grading's cap, so one task's workload that never ends (a
+    recursion too slow to finish) cannot take the time of another task's:
+    one bug, one penalty."""
+    wall = config.GROWTH_WALL_SECONDS
+    if mode.deadline is not None and share > 1:
+        left = (mode.deadline - time.monotonic()) / share
+        wall = max(1.0, min(wall, left / (mode.pace or 1.0)))
     verdict, _ = probes.run(mode, scratch, [build.growth_probe(scratch), program, workload, str(seed)],
                             f"growth-{workload}",
-                            sandbox.Limits(cpu_seconds=config.GROWTH_WALL_SECONDS, wall_seconds=config.GROWTH_WALL_SECONDS),
+                            sandbox.Limits(cpu_seconds=config.GROWTH_WALL_SECONDS, wall_seconds=wall),
                             {"outcome": "probe failed", "message": "the growth probe failed"})
     return verdict
 
@@ -83,6 +93,7 @@ def _probe(mode, scratch, program, workload, seed):
 def check(mode, scratch, programs, seed, log):
     """TestResults growth::taskN; programs: {task: student program or None}."""
     verdicts, tests = {}, []
+    pending = {(WORKLOAD_OF_TASK[t], programs[t]) for t in config.TASKS if programs.get(t) is not None}
     for task in config.TASKS:
         workload, program = WORKLOAD_OF_TASK[task], programs.get(task)
         test_id = f"growth::task{task}"
@@ -95,7 +106,7 @@ def check(mode, scratch, programs, seed, log):
             continue
         key = (workload, program)
         if key not in verdicts:
-            verdicts[key] = _probe(mode, scratch, program, workload, seed)
+            verdicts[key] = _probe(mode, scratch, program, workload, seed, share=len(pending - set(verdicts)))
             log(f"growth {workload}: {verdicts[key]}")
         tests.append(_test_result(test_id, task, workload, verdicts[key]))
     return tests

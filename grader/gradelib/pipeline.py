@@ -95,15 +95,22 @@ class Context:
         try:
             return self.phase(name, function, *args)
         except Exception as error:  # noqa: BLE001 - the boundary: one phase, never the grading
-            why = cause_of(error)
+            deadline = getattr(self.mode, "deadline", None)   # the grading's time cap
+            why = cause_of(error, capped=deadline is not None and time.monotonic() >= deadline)
             self.log(f"grade: phase {name} could not run: {why}\n{traceback.format_exc()}")
             self.failures[name] = why
             self.notes.append(f"The {name} step could not run to the end: {why}")
             return fallback(why)
 
 
-def cause_of(error):
-    """A sentence for the feedback naming why a phase raised."""
+def cause_of(error, capped=False):
+    """A sentence for the feedback naming why a phase raised. capped: the
+    grading's time cap has passed, so every run the phase started was
+    refused or cut short (sandbox.run), and the phase could not have done
+    its work whatever it is: the cap is the cause, not the grader."""
+    if capped:
+        return ("the grading's time cap was reached before this step: the earlier steps, which run "
+                "your code, used the whole grading's time")
     number = getattr(error, "errno", None)
     if number in (errno.ENOSPC, errno.EDQUOT):
         return ("the grading ran out of disk space: your program wrote files until the space the "

@@ -8,6 +8,8 @@ on; it never ends grader/grade with exit status 3 and no results.json.
 import errno
 import os
 import sys
+import time
+import types
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "..", "grader"))
@@ -74,6 +76,18 @@ class Guarded(unittest.TestCase):
         self.assertIn("open files", pipeline.cause_of(OSError(errno.EMFILE, "x")))
         self.assertIn("disk space", pipeline.cause_of(OSError(errno.EDQUOT, "x")))
         self.assertIn("internal error", pipeline.cause_of(KeyError("x")))
+
+    def test_a_phase_that_raises_after_the_cap_is_told_as_the_cap(self):
+        ctx, _ = context()
+        ctx.mode = types.SimpleNamespace(deadline=time.monotonic() - 1)
+
+        def starved(_ctx):
+            raise RuntimeError("no timing position found")   # every run refused at the cap
+        why = ctx.guarded("timing", starved, lambda why: why)
+        self.assertIn("time cap", why)
+        self.assertNotIn("internal error", why)
+        ctx.mode = types.SimpleNamespace(deadline=time.monotonic() + 60)
+        self.assertIn("internal error", ctx.guarded("timing", starved, lambda why: why))
 
 
 if __name__ == "__main__":
