@@ -5,8 +5,10 @@
  * The test's signal handler (lab_signals.c) takes the stack's return
  * addresses (glibc's backtrace, made ready before any signal) and writes
  * them into its crash report as a marker, " [frames 0x.. 0x..]", offsets
- * into the test program: nothing but async-signal-safe work in the
- * handler. The report hook (lab_report.c), in the runner's own process,
+ * into the test program. backtrace is not on POSIX's async-signal-safe
+ * list; glibc's only unsafe part is its first call, which loads the
+ * unwinder with malloc, so lab_where_prepare makes it before any signal,
+ * and the handler then only walks the stack and formats numbers. The report hook (lab_report.c), in the runner's own process,
  * asks addr2line for each address's function, file and line, inlined
  * calls included, and puts in the marker's place the innermost one in a
  * file of the lab's tasks (lab.ini's task files: the student's own, never
@@ -18,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h> /* getpid */
 
 #include "lab_definition.h"
 #include "lab_where.h"

@@ -7,7 +7,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <unistd.h>
 
 /* Makes the stack walk ready, outside any signal handler (once per test). */
 void lab_where_prepare(void);
