@@ -1,6 +1,7 @@
 /*
  * mutant_probe.c - prints what a submission's functions of Tasks 0-2
- * answer on one fixed workload, so that tests/staff/grader/mutants.py can
+ * (and, given the argument "part2", of Part 2's Tasks 5-8) answer on one
+ * fixed workload, so that tests/staff/grader/mutants.py can
  * tell a mutant from the model solution: two submissions that print the
  * same text are equivalent as far as this probe sees. It judges nothing:
  * it prints positions (grundy_to_string), each position's moves sorted,
@@ -15,6 +16,10 @@
 #include <string.h>
 
 #include "grundy.h"
+#include "grundy_nimbers.h"
+#include "grundy_stack.h"
+#include "grundy_table.h"
+#include "grundy_winning.h"
 
 void *__real_malloc(size_t size);
 void *__real_calloc(size_t n, size_t size);
@@ -59,7 +64,7 @@ void __wrap_free(void *block)
 
 static void show(const char *label, const grundy_position *p)
 {
-    char *text = grundy_to_string(p);
+    char *text = p != NULL ? grundy_to_string(p) : NULL;
     printf("%s %s\n", label, text != NULL ? text : "(null)");
     free(text);
 }
@@ -218,12 +223,75 @@ static void task12(void)
     printf("memo size after two clears %zu\n", grundy_memo_size());
 }
 
-int main(void)
+/* Part 2: each function on small positions, its memo sizes, its clears. */
+static void part2(void)
+{
+    const int shapes[][4] = {{0, 0, 0, 0}, {7, 0, 0, 0}, {3, 4, 5, 0}, {8, 8, 0, 0}, {10, 3, 3, 0},
+                             {6, 6, 6, 9}, {5, 5, 5, 5}, {4, 9, 9, 12}, {1, 2, 11, 0}};
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        grundy_position *p = build(shapes[i], 4);
+        grundy_position *win = grundy_winning_move(p);
+        show("winning move", win);
+        grundy_free(win);
+        grundy_position *reduced = grundy_cancel_pairs(p);
+        show("reduced", reduced);
+        grundy_free(reduced);
+        printf("reduced P %d nim P %d stack P %d\n", grundy_reduced_is_p(p), grundy_nim_is_p(p),
+               grundy_stack_is_p(p));
+        show("after", p);
+        grundy_free(p);
+    }
+    for (int h = 0; h <= 22; h++) {
+        grundy_position *p = grundy_new(h);
+        grundy_position *win = grundy_winning_move(p);
+        printf("{%d}: nimber %d reduced P %d stack P %d stack memo %zu; ", h, grundy_nim_value(h),
+               grundy_reduced_is_p(p), grundy_stack_is_p(p), grundy_stack_memo_size());
+        show("winning move", win);
+        grundy_free(win);
+        grundy_free(p);
+    }
+    printf("nimber(-1) %d reduced memo %zu\n", grundy_nim_value(-1), grundy_reduced_memo_size());
+    for (int x = 3; x <= 12; x++) {
+        printf("{%d, y}, y = 3..12:", x);
+        for (int y = 3; y <= 12; y++) {
+            const int heights[] = {x, y, 5};
+            grundy_position *p = build(heights, 3);
+            printf(" %d%d%d", grundy_reduced_is_p(p), grundy_nim_is_p(p), grundy_stack_is_p(p));
+            grundy_free(p);
+        }
+        printf("\n");
+    }
+    printf("memo sizes: reduced %zu stack %zu\n", grundy_reduced_memo_size(), grundy_stack_memo_size());
+    grundy_nimbers_clear();
+    grundy_stack_memo_clear();
+    printf("after the clears: reduced %zu stack %zu nimber(30) %d\n", grundy_reduced_memo_size(),
+           grundy_stack_memo_size(), grundy_nim_value(30));
+    grundy_nimbers_clear();
+    grundy_stack_memo_clear();
+    grundy_stack_memo_clear();
+    const int sizes[] = {-1, 0, 1, 2, 3, 4, 9, 40};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        size_t length = 99;
+        int *g = grundy_nim_table(sizes[i], &length);
+        printf("table(%d): %s length %zu:", sizes[i], g == NULL ? "NULL" : "array", length);
+        for (size_t k = 0; g != NULL && k < length; k++)
+            printf(" %d", g[k]);
+        printf("\n");
+        free(g);
+    }
+    grundy_memo_clear();
+}
+
+int main(int argc, char **argv)
 {
     printf("probe\n");
     task0();
     fflush(stdout);
     task12();
+    if (argc > 1 && strcmp(argv[1], "part2") == 0) {
+        fflush(stdout);
+        part2();
+    }
     printf("heap blocks left live %ld\n", live_blocks);
     return 0;
 }

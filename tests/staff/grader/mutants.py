@@ -2,7 +2,9 @@
 """tests/staff/grader/mutants.py - one-token mutants of the model solution.
 
 A mutant is one small edit of reference/grundy_position.c or
-reference/grundy_solver.c that makes the submission worse, of one kind:
+reference/grundy_solver.c (FILES, Tasks 0-2), or of one of Part 2's files
+(PART2_FILES: model_sources(files=ALL_FILES)), that makes the submission
+worse, of one kind:
 
   negate  a negated condition: `==` <-> `!=`, `<` <-> `>=`, `>` <-> `<=`,
           `!x` -> `x`
@@ -33,7 +35,8 @@ warning of UNDEFINED (-Wreturn-type, -Wmaybe-uninitialized, a pointer
 passed as an integer...): a value that is not determined, so a grade that
 could change from one grading to the next. Its behaviour is then
 compared with the model's by a probe (mutant_probe.c: the API's answers,
-the heap blocks left live, a bounded run); a candidate the probe cannot tell
+Part 2's too when a Part 2 file is among the sources, the heap blocks left
+live, a bounded run); a candidate the probe cannot tell
 from the model is equivalent, skipped unless keep_equivalent is set, and
 then reported as such. A slow mutant's answers are the model's by
 construction: it differs in time, and is kept.
@@ -59,6 +62,8 @@ from dataclasses import dataclass, asdict
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", ".."))
 FILES = ("grundy_position.c", "grundy_solver.c")
+PART2_FILES = ("grundy_winning.c", "grundy_nimbers.c", "grundy_table.c", "grundy_stack.c")
+ALL_FILES = FILES + PART2_FILES
 KINDS = ("negate", "bound", "drop", "swap", "index", "slow")
 SPIN = 1000            # volatile increments of a slow mutant: about 3 us a call here
 PROBE_SECONDS = 10     # a probe run longer than this is a behaviour of its own ("timeout")
@@ -325,12 +330,12 @@ def apply(sources, mutants):
     return out
 
 
-def model_sources(root=REPO):
-    return {f: open(os.path.join(root, "reference", f), encoding="utf-8").read() for f in FILES}
+def model_sources(root=REPO, files=FILES):
+    return {f: open(os.path.join(root, "reference", f), encoding="utf-8").read() for f in files}
 
 
 def every_candidate(sources):
-    return [m for f in FILES for m in candidates(f, sources[f])]
+    return [m for f in ALL_FILES if f in sources for m in candidates(f, sources[f])]
 
 
 def lab_flags():
@@ -361,6 +366,13 @@ class Judge:
             obj = os.path.join(self.dir, g + ".o")
             self._cc(["-c", os.path.join(REPO, "student", g), "-o", obj], check=True)
             self.given.append(obj)
+        # The probe calls Part 2's functions only when asked, but links them
+        # always: the model's, where the sources mutated are Tasks 0-2's.
+        self.part2_model = []
+        for f in PART2_FILES:
+            obj = os.path.join(self.dir, "model-" + f + ".o")
+            self._cc(["-c", os.path.join(REPO, "reference", f), "-o", obj], check=True)
+            self.part2_model.append(obj)
         self.probe_obj = os.path.join(self.dir, "probe.o")
         self._cc(["-c", PROBE, "-o", self.probe_obj], check=True)
         self.objects = {}
@@ -379,7 +391,7 @@ class Judge:
         """(objects or None, set of warnings) of the two files; each text
         is compiled once (the model's file is shared by most mutants)."""
         objects, warnings = [], set()
-        for f in FILES:
+        for f in (f for f in ALL_FILES if f in sources):
             key = hashlib.sha1(sources[f].encode()).hexdigest()[:16]
             if key not in self.objects:
                 path = os.path.join(self.dir, f"{key}-{f}")
@@ -395,12 +407,15 @@ class Judge:
             warnings |= found
         return objects, warnings
 
-    def probe(self, objects):
-        """The probe's output: what the API answers, or how it ended."""
+    def probe(self, objects, part2=False):
+        """The probe's output: what the API answers (Part 2's too with
+        part2, all of whose files are then among objects), or how it ended."""
         program = os.path.join(self.dir, "probe")
-        self._cc(objects + self.given + [self.probe_obj, "-o", program, WRAP], check=True)
+        linked = objects + ([] if part2 else self.part2_model)
+        self._cc(linked + self.given + [self.probe_obj, "-o", program, WRAP], check=True)
         try:
-            run = subprocess.run([program], capture_output=True, text=True, timeout=PROBE_SECONDS,
+            run = subprocess.run([program] + (["part2"] if part2 else []), capture_output=True, text=True,
+                                 timeout=PROBE_SECONDS,
                                  errors="replace")
         except subprocess.TimeoutExpired:
             return "timeout"
@@ -413,7 +428,7 @@ class Judge:
             objects, warnings = self.compile(sources)
             if objects is None:
                 raise SystemExit("mutants: the submission mutated does not compile")
-            self.baselines[key] = (warnings, self.probe(objects))
+            self.baselines[key] = (warnings, self.probe(objects, _has_part2(sources)))
         return self.baselines[key]
 
     def verdict(self, sources, mutated, slow):
@@ -427,7 +442,13 @@ class Judge:
             return "new warning " + ", ".join(new)
         if slow:
             return "ok"
-        return "ok" if self.probe(objects) != answer0 else "equivalent"
+        return "ok" if self.probe(objects, _has_part2(mutated)) != answer0 else "equivalent"
+
+
+def _has_part2(sources):
+    """Whether sources holds Part 2's files: the probe then checks them too
+    (they are linked only with every one of them)."""
+    return all(f in sources for f in PART2_FILES)
 
 
 def function_texts(text):

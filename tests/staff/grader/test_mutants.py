@@ -10,6 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import mutants as M  # noqa: E402
 
 MODEL = M.model_sources()
+ALL = M.model_sources(files=M.ALL_FILES)
 
 
 def find(kind, function, what, line_has=""):
@@ -98,6 +99,17 @@ class Candidates(unittest.TestCase):
         self.assertIn("smaller <= height - smaller", M.apply(fixture, [moved])["grundy_position.c"])
 
 
+class PartTwo(unittest.TestCase):
+    def test_every_part2_function_has_candidates(self):
+        every = M.every_candidate(M.model_sources(files=M.ALL_FILES))
+        slowed = {(m.file, m.function) for m in every if m.kind == "slow"}
+        for f in M.PART2_FILES:
+            self.assertTrue(M.function_texts(ALL[f]), f)
+            for name in M.function_texts(ALL[f]):
+                self.assertIn((f, name), slowed)
+        self.assertFalse(any(m.file in M.PART2_FILES for m in M.every_candidate(MODEL)))
+
+
 class Judging(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -118,6 +130,15 @@ class Judging(unittest.TestCase):
 
     def test_another_hash_seed_is_equivalent(self):
         self.assertEqual(self.verdict(find("bound", "grundy_hash", "0x9e3779b97f4a7c16u")), "equivalent")
+
+    def test_a_wrong_nimber_table_is_told_apart(self):
+        every = M.every_candidate(ALL)
+        m = next(m for m in every if m.kind == "bound" and m.function == "grundy_nim_table" and
+                 "`<` -> `<=`" in m.what and "h - a" in ALL[m.file].splitlines()[m.line - 1])
+        self.assertEqual(self.judge.verdict(ALL, M.apply(ALL, [m]), False), "ok")
+
+    def test_part2_model_is_its_own_equal(self):
+        self.assertEqual(self.judge.verdict(ALL, dict(ALL), False), "equivalent")
 
     def test_a_dropped_declaration_does_not_compile(self):
         self.assertEqual(self.verdict(find("drop", "grundy_count", "size_t i = lower_bound")), "does not compile")
