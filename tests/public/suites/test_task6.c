@@ -193,7 +193,9 @@ LAB_TEST(task6, nim_values)
                        "over the splits 1 <= a < %d - a)",
                        n, g, n, oracle_nim_value(n), n, n);
     }
-    LAB_EXPECT(grundy_nim_value(-1) == -1, SECTION_NIMBERS, "grundy_nim_value(-1) returned %d; expected -1",
+    LAB_EXPECT(grundy_nim_value(-1) == -1, SECTION_NIMBERS,
+               "grundy_nim_value(-1) returned %d; expected -1 (grundy_nimbers.h: a negative height "
+               "has no nimber, so the function returns -1 before it looks at any table)",
                grundy_nim_value(-1));
     LAB_EXPECT(expansions() == 0, SECTION_NIMBERS,
                "computing nimbers called grundy_get_moves %llu times; the options of one heap are "

@@ -35,8 +35,11 @@ enum { TABLE_N = 10000, TABLE_BUDGET_RATIO = 10, SMALL_STACK = 64 * 1024 };
  * oracle, naming the first wrong value. */
 static void expect_table(const int *g, size_t length, int n, const char *how)
 {
-    LAB_EXPECT(g != NULL, SECTION_TABLE, "grundy_nim_table(%d, &length)%s returned NULL; expected g(0..%d)",
-               n, how, n);
+    LAB_EXPECT(g != NULL, SECTION_TABLE,
+               "grundy_nim_table(%d, &length)%s returned NULL; expected the table g(0..%d), of length %d "
+               "(grundy_table.h: NULL only for n < 0 or when memory runs out, so the check that "
+               "returns NULL, or a malloc of too few bytes, is where to look)",
+               n, how, n, n + 1);
     LAB_EXPECT(length == (size_t)n + 1, SECTION_TABLE,
                "grundy_nim_table(%d, &length)%s set length to %zu; the table g(0..%d) has %d entries", n,
                how, length, n, n + 1);
