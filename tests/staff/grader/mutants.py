@@ -367,12 +367,12 @@ class Judge:
             self._cc(["-c", os.path.join(REPO, "student", g), "-o", obj], check=True)
             self.given.append(obj)
         # The probe calls Part 2's functions only when asked, but links them
-        # always: the model's, where the sources mutated are Tasks 0-2's.
-        self.part2_model = []
+        # always: the model's for each Part 2 file the sources do not hold.
+        self.part2_model = {}
         for f in PART2_FILES:
             obj = os.path.join(self.dir, "model-" + f + ".o")
             self._cc(["-c", os.path.join(REPO, "reference", f), "-o", obj], check=True)
-            self.part2_model.append(obj)
+            self.part2_model[f] = obj
         self.probe_obj = os.path.join(self.dir, "probe.o")
         self._cc(["-c", PROBE, "-o", self.probe_obj], check=True)
         self.objects = {}
@@ -407,11 +407,13 @@ class Judge:
             warnings |= found
         return objects, warnings
 
-    def probe(self, objects, part2=False):
-        """The probe's output: what the API answers (Part 2's too with
-        part2, all of whose files are then among objects), or how it ended."""
+    def probe(self, objects, files=FILES):
+        """The probe's output for the objects of files: what the API
+        answers (Part 2's too when a Part 2 file is among them), or how it
+        ended."""
+        part2 = _has_part2(files)
         program = os.path.join(self.dir, "probe")
-        linked = objects + ([] if part2 else self.part2_model)
+        linked = objects + [obj for f, obj in self.part2_model.items() if f not in files]
         self._cc(linked + self.given + [self.probe_obj, "-o", program, WRAP], check=True)
         try:
             run = subprocess.run([program] + (["part2"] if part2 else []), capture_output=True, text=True,
@@ -428,7 +430,7 @@ class Judge:
             objects, warnings = self.compile(sources)
             if objects is None:
                 raise SystemExit("mutants: the submission mutated does not compile")
-            self.baselines[key] = (warnings, self.probe(objects, _has_part2(sources)))
+            self.baselines[key] = (warnings, self.probe(objects, sources))
         return self.baselines[key]
 
     def verdict(self, sources, mutated, slow):
@@ -442,13 +444,13 @@ class Judge:
             return "new warning " + ", ".join(new)
         if slow:
             return "ok"
-        return "ok" if self.probe(objects, _has_part2(mutated)) != answer0 else "equivalent"
+        return "ok" if self.probe(objects, mutated) != answer0 else "equivalent"
 
 
-def _has_part2(sources):
-    """Whether sources holds Part 2's files: the probe then checks them too
-    (they are linked only with every one of them)."""
-    return all(f in sources for f in PART2_FILES)
+def _has_part2(files):
+    """Whether files (names, or sources keyed by name) hold a Part 2 file:
+    the probe then checks Part 2 too."""
+    return any(f in files for f in PART2_FILES)
 
 
 def function_texts(text):

@@ -137,6 +137,12 @@ class Judging(unittest.TestCase):
                  "`<` -> `<=`" in m.what and "h - a" in ALL[m.file].splitlines()[m.line - 1])
         self.assertEqual(self.judge.verdict(ALL, M.apply(ALL, [m]), False), "ok")
 
+    def test_one_part2_file_is_probed_with_the_models_others(self):
+        one = {**MODEL, "grundy_table.c": ALL["grundy_table.c"]}
+        m = next(m for m in M.every_candidate(one) if m.kind == "bound" and m.function == "grundy_nim_table"
+                 and "`<` -> `<=`" in m.what and "h - a" in one[m.file].splitlines()[m.line - 1])
+        self.assertEqual(self.judge.verdict(one, M.apply(one, [m]), False), "ok")
+
     def test_part2_model_is_its_own_equal(self):
         self.assertEqual(self.judge.verdict(ALL, dict(ALL), False), "equivalent")
 
