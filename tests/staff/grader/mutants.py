@@ -49,15 +49,18 @@ equivalent); --list prints every candidate's count by kind and exits.
 """
 
 import argparse
+import concurrent.futures
 import hashlib
 import json
 import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass, asdict
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", ".."))
@@ -66,7 +69,11 @@ PART2_FILES = ("grundy_winning.c", "grundy_nimbers.c", "grundy_table.c", "grundy
 ALL_FILES = FILES + PART2_FILES
 KINDS = ("negate", "bound", "drop", "swap", "index", "slow")
 SPIN = 1000            # volatile increments of a slow mutant: about 3 us a call here
-PROBE_SECONDS = 10     # a probe run longer than this is a behaviour of its own ("timeout")
+# A probe that uses more than 2 s of CPU (mutant_probe.c's main sets the
+# limit) is a behaviour of its own ("timeout"): CPU, not wall time, so that
+# a loaded machine draws the same mutants (the model's probe takes about
+# 0.1 s). The wall limit is a backstop.
+PROBE_WALL_SECONDS = 30
 PROBE = os.path.join(os.path.dirname(os.path.realpath(__file__)), "mutant_probe.c")
 GIVEN = ("grundy_given.c", "memo_table.c")
 WRAP = "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free"   # the probe counts the blocks
@@ -356,7 +363,9 @@ UNDEFINED = {"-Wreturn-type", "-Wuninitialized", "-Wmaybe-uninitialized", "-Wint
 
 
 class Judge:
-    """Compiles and probes submissions in a private scratch directory."""
+    """Compiles and probes submissions in a private scratch directory.
+    Safe to call from several threads at once (sample(jobs=N)): each
+    compilation and each probe program has a file of its own."""
 
     def __init__(self):
         self.dir = tempfile.mkdtemp(prefix="grundy-mutants-")
@@ -394,7 +403,8 @@ class Judge:
         for f in (f for f in ALL_FILES if f in sources):
             key = hashlib.sha1(sources[f].encode()).hexdigest()[:16]
             if key not in self.objects:
-                path = os.path.join(self.dir, f"{key}-{f}")
+                # A thread's own name: two threads may compile one text at once.
+                path = os.path.join(self.dir, f"{key}-{threading.get_ident()}-{f}")
                 with open(path, "w", encoding="utf-8") as out:
                     out.write(sources[f])
                 made = self._cc(["-c", path, "-o", path + ".o"])
@@ -412,14 +422,15 @@ class Judge:
         answers (Part 2's too when a Part 2 file is among them), or how it
         ended."""
         part2 = _has_part2(files)
-        program = os.path.join(self.dir, "probe")
+        program = os.path.join(self.dir, f"probe-{threading.get_ident()}")
         linked = objects + [obj for f, obj in self.part2_model.items() if f not in files]
         self._cc(linked + self.given + [self.probe_obj, "-o", program, WRAP], check=True)
         try:
             run = subprocess.run([program] + (["part2"] if part2 else []), capture_output=True, text=True,
-                                 timeout=PROBE_SECONDS,
-                                 errors="replace")
+                                 timeout=PROBE_WALL_SECONDS, errors="replace")
         except subprocess.TimeoutExpired:
+            return "timeout"
+        if run.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
             return "timeout"
         return run.stdout + f"\nexit {run.returncode}\n"
 
@@ -495,25 +506,34 @@ def order(mutants, seed):
     return ordered
 
 
-def sample(seed, count, sources=None, keep_equivalent=False, judge=None, report=None, where=None):
+def sample(seed, count, sources=None, keep_equivalent=False, judge=None, report=None, where=None, jobs=1):
     """count mutants for seed, each kept by the judge (compiled, probed).
     where(m) -> bool filters the candidates; report(m, verdict) sees each
-    one tried."""
+    one tried. With jobs > 1 the candidates are judged that many at a
+    time, in batches taken in the seed's order, so the mutants kept are
+    the same as with one (a batch's tail past count is judged for nothing)."""
     sources = sources or model_sources()
     own = judge is None
     judge = judge or Judge()
+    judge.baseline(sources)   # once, before any thread asks for it
+    wanted = [m for m in order(every_candidate(sources), seed) if where is None or where(m)]
     kept = []
+
+    def judged(m):
+        return m, judge.verdict(sources, apply(sources, [m]), m.kind == "slow")
+
     try:
-        for m in order(every_candidate(sources), seed):
-            if len(kept) == count:
-                break
-            if where is not None and not where(m):
-                continue
-            verdict = judge.verdict(sources, apply(sources, [m]), m.kind == "slow")
-            if report is not None:
-                report(m, verdict)
-            if verdict == "ok" or (verdict == "equivalent" and keep_equivalent):
-                kept.append(Mutant(**{**asdict(m), "equivalent": verdict == "equivalent"}))
+        with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
+            for first in range(0, len(wanted), max(1, jobs)):
+                if len(kept) >= count:
+                    break
+                for m, verdict in pool.map(judged, wanted[first:first + max(1, jobs)]):
+                    if len(kept) == count:
+                        break
+                    if report is not None:
+                        report(m, verdict)
+                    if verdict == "ok" or (verdict == "equivalent" and keep_equivalent):
+                        kept.append(Mutant(**{**asdict(m), "equivalent": verdict == "equivalent"}))
     finally:
         if own:
             judge.close()
