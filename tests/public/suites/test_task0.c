@@ -154,7 +154,7 @@ LAB_TEST(task0, copy_is_deep)
     grundy_position *empty = lab_build(NULL, 0);
     lab_trace("grundy_copy({}), then grundy_add_heap(copy, 5) and grundy_add_heap(copy, 9)");
     grundy_position *grown = grundy_copy(empty);
-    LAB_EXPECT(grown != NULL, SECTION_MAP, "grundy_copy({}) returned NULL; it must return an empty position");
+    lab_expect_made(grown, SECTION_MAP, "grundy_copy({})");
     grundy_add_heap(grown, 5);
     grundy_add_heap(grown, 9);
     expect_heaps(grown, "grundy_copy({}) after adding 5 and 9", LAB_HEAPS(5, 9), SECTION_MAP);
@@ -168,7 +168,7 @@ LAB_TEST(task0, free_null_is_a_no_op)
     grundy_free(NULL);
     position_list_free(NULL);
     grundy_position *p = grundy_new(5);
-    LAB_EXPECT(p != NULL, SECTION_MAP, "grundy_new(5) returned NULL");
+    lab_expect_made(p, SECTION_MAP, "grundy_new(5)");
     grundy_free(p);
 }
 
@@ -223,7 +223,7 @@ LAB_TEST(task0, equal_positions_hash_equal)
         const char *text = lab_heaps_text(heaps, n);
         lab_trace("grundy_copy(%s)", text);
         grundy_position *copy = grundy_copy(forward);
-        LAB_EXPECT(copy != NULL, SECTION_MAP, "grundy_copy returned NULL");
+        lab_expect_made(copy, SECTION_MAP, "grundy_copy(%s)", text);
         lab_trace("grundy_hash(%s), built in two orders and copied", text);
         LAB_EXPECT(grundy_hash(forward) == grundy_hash(backward), SECTION_EQUALITY,
                    "%s built in two orders hashes to %llu and %llu; equal positions must hash equal",
@@ -433,9 +433,10 @@ LAB_TEST(task0, moves_of_small_heaps_by_hand)
      * not allowed); 7 -> 1+6, 2+5, 3+4. */
     lab_trace("grundy_get_moves(grundy_new(7))");
     grundy_position *p = grundy_new(7);
-    LAB_EXPECT(p != NULL, SECTION_MAP, "grundy_new(7) returned NULL");
+    lab_expect_made(p, SECTION_MAP, "grundy_new(7)");
+    lab_trace("grundy_get_moves({7=1})");
     position_list *moves = grundy_get_moves(p);
-    LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves({7=1}) returned NULL");
+    lab_expect_made(moves, SECTION_MOVES, "grundy_get_moves({7=1})");
     LAB_EXPECT(moves->size == 3, SECTION_MOVES,
                "grundy_get_moves({7=1}) returned %zu moves; expected 3: {6=1}, {5=1}, {3=1, 4=1}",
                moves->size);
@@ -457,7 +458,7 @@ LAB_TEST(task0, moves_of_the_empty_position)
     grundy_position *p = lab_build(NULL, 0);
     lab_trace("grundy_get_moves({})");
     position_list *moves = grundy_get_moves(p);
-    LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves({}) returned NULL; expected an empty list");
+    lab_expect_made(moves, SECTION_MOVES, "grundy_get_moves({})");
     LAB_EXPECT(moves->size == 0, SECTION_MOVES, "grundy_get_moves({}) returned %zu moves, expected 0",
                moves->size);
     position_list_free(moves);
@@ -490,7 +491,7 @@ LAB_TEST(task0, moves_two_levels_deep)
         grundy_position *p = lab_build(starts[s], 2);
         lab_trace("grundy_get_moves(%s)", lab_heaps_text(starts[s], 2));
         position_list *moves = grundy_get_moves(p);
-        LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves returned NULL");
+        lab_expect_made(moves, SECTION_MOVES, "grundy_get_moves(%s)", lab_heaps_text(starts[s], 2));
         for (size_t i = 0; i < moves->size; i++) {
             int heaps[LAB_MAX_HEAPS];
             size_t n = lab_expand(moves->items[i], heaps, "a move");
@@ -507,8 +508,9 @@ LAB_TEST(task0, nothing_leaks)
     grundy_position *p = lab_build(LAB_HEAPS(9, 14, 14, 6));
     lab_trace("grundy_copy({6=1, 9=1, 14=2}), then grundy_get_moves of the copy");
     grundy_position *c = grundy_copy(p);
+    lab_trace("grundy_get_moves of the copy of {6=1, 9=1, 14=2}");
     position_list *moves = grundy_get_moves(c);
-    LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves({6=1, 9=1, 14=2}) returned NULL");
+    lab_expect_made(moves, SECTION_MOVES, "grundy_get_moves({6=1, 9=1, 14=2})");
     lab_trace("adding and removing one heap of each height 3 to 29 on the copy");
     for (int h = 3; h < 30; h++)
         grundy_add_heap(c, h);

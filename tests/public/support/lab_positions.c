@@ -30,7 +30,7 @@ grundy_position *lab_build(const int *heaps, size_t n)
 {
     lab_trace_building("grundy_new(0), to build a position from the heaps [%s]", heap_list(heaps, n));
     grundy_position *p = grundy_new(0);
-    LAB_EXPECT(p != NULL, SECTION_MAP, "grundy_new(0) returned NULL; it must return an empty position");
+    lab_expect_made(p, SECTION_MAP, "grundy_new(0)");
     for (size_t i = 0; i < n; i++) {
         lab_trace_building("grundy_add_heap(p, %d), adding heap %zu of [%s] to grundy_new(0)", heaps[i],
                        i + 1, heap_list(heaps, n));
@@ -58,18 +58,38 @@ static const char *null_position_section(void)
     return task->anchor;
 }
 
+/* " The call left N new heap blocks allocated: ..." when the step's call
+ * made blocks and returned NULL; "" otherwise. */
+static const char *blocks_made_note(void)
+{
+    static char did[160];
+    long made = lab_blocks_since_step();
+    did[0] = '\0';
+    if (made > 0)
+        snprintf(did, sizeof did, " The call left %ld new heap block%s allocated: it made its result, "
+                 "or part of one, and returned NULL instead.", made, made == 1 ? "" : "s");
+    return did;
+}
+
+void lab_expect_made(const void *result, const char *section, const char *format, ...)
+{
+    if (result != NULL)
+        return;
+    char call[300];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(call, sizeof call, format, args);
+    va_end(args);
+    LAB_EXPECT(false, section,
+               "%s returned NULL. grundy.h allows NULL only when memory runs out, which never happens "
+               "in these tests.%s", call, blocks_made_note());
+}
+
 size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, const char *what)
 {
-    if (p == NULL) {
-        /* What the call did, read from the heap since this step's trace. */
-        long made = lab_blocks_since_step();
-        static char did[160];
-        did[0] = '\0';
-        if (made > 0)
-            snprintf(did, sizeof did, ". The call left %ld new heap block%s allocated: it made a position, "
-                     "or part of one, and returned NULL instead", made, made == 1 ? "" : "s");
-        LAB_EXPECT(false, null_position_section(), "%s is NULL; expected a position%s", what, did);
-    }
+    /* What the call did, read from the heap since this step's trace. */
+    LAB_EXPECT(p != NULL, null_position_section(), "%s is NULL; expected a position.%s", what,
+               blocks_made_note());
     lab_trace("reading the entries of %s", what);
     LAB_EXPECT(p->size <= p->capacity, SECTION_INVARIANT,
                "%s has size %zu > capacity %zu", what, p->size, p->capacity);
@@ -126,8 +146,7 @@ const char *lab_position_text(const grundy_position *p, const char *what)
 
 void lab_expect_oracle_moves(const position_list *moves, const int *heaps, size_t n, const char *text)
 {
-    LAB_EXPECT(moves != NULL, SECTION_MOVES,
-               "grundy_get_moves(%s) returned NULL; return a list (empty when there is no move)", text);
+    lab_expect_made(moves, SECTION_MOVES, "grundy_get_moves(%s)", text);
     LAB_EXPECT(moves->size == 0 || moves->items != NULL, SECTION_MOVES,
                "grundy_get_moves(%s) returned a list of size %zu with items NULL", text, moves->size);
     oracle_move_list *want = oracle_moves(heaps, n);

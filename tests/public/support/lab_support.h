@@ -166,6 +166,14 @@ const char *lab_stored_pair_note(const grundy_position *a, const int *heaps_a, s
  * more heaps than LAB_MAX_HEAPS (or that keeps smaller arrays). */
 size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, const char *what);
 
+/* Fails the test when `result`, what the call named by the printf-style
+ * `format` (e.g. "grundy_copy(%s)") returned, is NULL: grundy.h allows NULL only when memory runs out, which
+ * never happens in the tests. The message says so, and how many heap
+ * blocks the call left allocated (it made its result, or part of it, and
+ * dropped it) since the step's lab_trace. One message for every such call. */
+void lab_expect_made(const void *result, const char *section, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Checks `moves`, what grundy_get_moves returned for the position with
  * these heaps (`text` names it in messages), against the oracle's moves:
  * a list, every move a valid position one move away, each distinct

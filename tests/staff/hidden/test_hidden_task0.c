@@ -382,7 +382,7 @@ LAB_TEST(task0_hidden, copy_of_the_empty_position)
             e = grundy_new(dead);
             snprintf(dead_name, sizeof dead_name, "grundy_new(%d)", dead);
             name = dead_name;
-            LAB_EXPECT(e != NULL, SECTION_MAP, "%s returned NULL; expected an empty position", name);
+            lab_expect_made(e, SECTION_MAP, "%s", name);
         } else if (way == 2) {
             int heaps[] = {1, 2, 2, 1, 0};
             e = lab_build(heaps, sizeof heaps / sizeof *heaps);
@@ -403,8 +403,7 @@ LAB_TEST(task0_hidden, copy_of_the_empty_position)
         grundy_position *c = grundy_copy(e);
         char what[200];
         snprintf(what, sizeof what, "grundy_copy(%s)", name);
-        LAB_EXPECT(c != NULL, SECTION_MAP, "%s returned NULL; the copy of the empty position is an empty position",
-                   what);
+        lab_expect_made(c, SECTION_MAP, "%s", what);
         expect_model(c, &none, what, SECTION_MAP);
         LAB_EXPECT(grundy_equals(e, c) && grundy_equals(c, e), SECTION_EQUALITY,
                    "grundy_equals(%s, its copy) returned false; both are {}", name);
@@ -460,8 +459,7 @@ LAB_TEST(task0_hidden, copy_of_a_large_position_is_deep)
         for (size_t i = 0; i < n; i++)
             model_add(&mp, heaps[i]);
         grundy_position *c = grundy_copy(p);
-        LAB_EXPECT(c != NULL, SECTION_MAP, "grundy_copy of a position with %zu distinct heights returned NULL",
-                   distinct);
+        lab_expect_made(c, SECTION_MAP, "grundy_copy of a position with %zu distinct heights", distinct);
         model mc = mp;
         expect_model(c, &mc, "the copy of a position with 60 to 150 distinct heights", SECTION_MAP);
         LAB_EXPECT(grundy_equals(p, c) && grundy_equals(c, p), SECTION_EQUALITY,
@@ -620,7 +618,7 @@ LAB_TEST(task0_hidden, hash_equal_for_random_build_orders)
             grundy_remove_heap(b3, extras[i]);
 
         grundy_position *b4 = grundy_copy(b3);
-        LAB_EXPECT(b4 != NULL, SECTION_MAP, "grundy_copy(%s) returned NULL", text);
+        lab_expect_made(b4, SECTION_MAP, "grundy_copy(%s)", text);
 
         grundy_position *const built[] = {b2, b3, b4};
         static const char *const how[] = {
@@ -729,7 +727,7 @@ LAB_TEST(task0_hidden, nothing_leaks_in_a_random_workload)
             heaps[i] = hidden_between(&rng, 0, 30);
         grundy_position *p = lab_build(heaps, n);
         grundy_position *c = grundy_copy(p);
-        LAB_EXPECT(c != NULL, SECTION_MAP, "grundy_copy returned NULL");
+        lab_expect_made(c, SECTION_MAP, "grundy_copy");
         for (int op = 0; op < 30; op++) {
             int h = hidden_between(&rng, 0, 60);
             if (lab_random(&rng) % 3)
@@ -741,19 +739,19 @@ LAB_TEST(task0_hidden, nothing_leaks_in_a_random_workload)
         (void)grundy_hash(c);
         (void)grundy_count(c, heaps[0]);
         position_list *moves = grundy_get_moves(c);
-        LAB_EXPECT(moves != NULL, SECTION_MOVES, "grundy_get_moves returned NULL");
+        lab_expect_made(moves, SECTION_MOVES, "grundy_get_moves");
         for (size_t i = 0; i < moves->size && i < 3; i++) {
             position_list *deeper = grundy_get_moves(moves->items[i]);
-            LAB_EXPECT(deeper != NULL, SECTION_MOVES, "grundy_get_moves returned NULL");
+            lab_expect_made(deeper, SECTION_MOVES, "grundy_get_moves");
             position_list_free(deeper);
         }
         position_list_free(moves);
         char *text = grundy_to_string(p);
         free(text);
         grundy_position *e = grundy_new(hidden_between(&rng, -2, 2));
-        LAB_EXPECT(e != NULL, SECTION_MAP, "grundy_new of a dead height returned NULL");
+        lab_expect_made(e, SECTION_MAP, "grundy_new of a dead height");
         grundy_position *ec = grundy_copy(e);
-        LAB_EXPECT(ec != NULL, SECTION_MAP, "grundy_copy of the empty position returned NULL");
+        lab_expect_made(ec, SECTION_MAP, "grundy_copy of the empty position");
         grundy_free(ec);
         grundy_free(e);
         for (size_t i = 0; i < n; i++)
