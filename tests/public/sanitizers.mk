@@ -48,7 +48,11 @@
 UBSAN_CHEAP := -fsanitize=signed-integer-overflow$(,)shift$(,)bounds$(,)vla-bound$(,)integer-divide-by-zero \
                -fno-sanitize-recover=all -DLAB_UBSAN
 UBSAN_FULL := -fsanitize=address$(,)undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DLAB_UBSAN
+# Every call keeps its own frame (no call made last turned into a jump), so
+# that a crash inside given code still shows the line of your function that
+# called it (tests/public/support/lab_where.c); it costs almost nothing.
+KEEP_FRAMES := -fno-optimize-sibling-calls
 # UBSAN=0 turns the cheap checks off (to compare, or to time the code
 # exactly as the grader builds it).
 UBSAN ?= 1
-SANITIZE := $(if $(SAN),$(UBSAN_FULL),$(if $(filter 1,$(UBSAN)),$(UBSAN_CHEAP)))
+SANITIZE := $(if $(SAN),$(UBSAN_FULL) $(KEEP_FRAMES),$(if $(filter 1,$(UBSAN)),$(UBSAN_CHEAP) $(KEEP_FRAMES)))
