@@ -99,10 +99,17 @@ const char *lab_message_suffix(void);
 
 /* Asserts `condition`; on failure the message is the stub note, the
  * formatted text, the message suffix and the handout section. Stops the
- * test. */
-#define LAB_EXPECT(condition, section, ...)                                                    \
-    cr_assert((condition), "%s%s%s\n      (handout: " LAB_HANDOUT "#%s)", lab_todo_note(), \
-              lab_format(__VA_ARGS__), lab_message_suffix(), section)
+ * test (and marks it failed: lab_check_failed). */
+#define LAB_EXPECT(condition, section, ...)                                                      \
+    cr_assert((condition), "%s%s%s%s\n      (handout: " LAB_HANDOUT "#%s)", lab_check_failed(), \
+              lab_todo_note(), lab_format(__VA_ARGS__), lab_message_suffix(), section)
+
+/* Called by a failing LAB_EXPECT, as its message is made: records that a
+ * check of this test failed, and returns "". A failed check stops the test
+ * where it stands, its positions still allocated, so the test program's
+ * leak report at exit (make test SAN=1) is left out: those blocks are the
+ * test's, not a leak of the student's. */
+const char *lab_check_failed(void);
 
 /* Whether the code under test runs in this process (make test), so that
  * the counts it keeps (live blocks, expansions, a memo's size) are this
