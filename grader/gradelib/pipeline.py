@@ -158,7 +158,7 @@ def results_of_build_tests(builds):
             continue
         why = "\n".join(b.rejections) or b.errors or "it did not compile"
         flags = [f"rejected:{n}" for n in b.rejected_names]
-        if b.present and not b.compiled:
+        if not b.compiled:   # missing, or not compiling: the legend's not_compiled
             flags.append("not_compiled")
         tests.append(TestResult(f"build::{file}", task, "failed", f"{file} was not accepted:\n{why}",
                                 kind="build", flags=flags))

@@ -53,7 +53,7 @@ def flags_of(tests, builds):
     found = set()
     rejected = set()
     for b in builds.values():
-        if b.present and not b.compiled:
+        if not b.compiled:   # a term's file missing from the submission too: no silent zero
             found.add("not_compiled")
         rejected.update(b.rejected_names)
     for t in tests:

@@ -13,7 +13,8 @@ from gradelib.results import TestResult, flags_of  # noqa: E402
 def builds(**kinds):
     made = {}
     for name, kind in kinds.items():
-        b = FileBuild(name + ".c", present=True, compiled=kind != "error", accepted=kind == "ok")
+        b = FileBuild(name + ".c", present=kind != "missing", compiled=kind not in ("error", "missing"),
+                      accepted=kind == "ok")
         if kind.startswith("reject:"):
             b.rejected_names = kind.split(":", 1)[1].split(",")
         made[name] = b
@@ -36,6 +37,11 @@ class FlagsOf(unittest.TestCase):
     def test_rejections_and_compile_errors_come_from_the_builds(self):
         self.assertEqual(flags_of([], builds(p="reject:syscall,fopen", s="error")),
                          ["rejected:fopen", "rejected:syscall", "not_compiled"])
+
+    def test_a_missing_file_of_the_term_is_flagged(self):
+        # A term's file the submission lacks (a Part 2 file a fetch missed)
+        # scores 0 for its task: flagged, never a silent zero.
+        self.assertEqual(flags_of([], builds(p="ok", s="ok", t="missing")), ["not_compiled"])
 
     def test_a_message_alone_is_no_flag(self):
         tests = [TestResult("task0::a", 0, "failed", "crashed the student process (SIGSEGV)")]
