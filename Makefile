@@ -346,13 +346,18 @@ demo:
 
 # ---- course operations (see handouts/guides/instructor.md) ---------------------
 
-.PHONY: release gradescope check-gradescope-container check-browser check-ci
+.PHONY: release gradescope prairielearn check-gradescope-container check-browser check-ci
 # dist/student/: what students clone (no reference, no hidden tests, no grader).
 release: all
 	@grader/make-release dist/student
 # dist/autograder.zip: Gradescope's setup.sh and run_autograder around the grader.
 gradescope: grader-harness
 	@grader/make-gradescope dist/autograder.zip
+# dist/prairielearn/grundyLab/: the PrairieLearn question, asking for the term's
+# files (the image, `make image`, holds the runner and the same definition).
+prairielearn:
+	@rm -rf dist/prairielearn/grundyLab && mkdir -p dist/prairielearn && \
+	    grader/make-prairielearn dist/prairielearn/grundyLab
 # dist/autograder.zip in an emulated Gradescope container (1/2 CPU, 768 MB, no
 # mounts or namespaces, read-only cgroups): setup.sh, the policy probe and seven
 # gradings; several minutes, so not a step of `make check` (handouts/guides/instructor.md).
