@@ -385,10 +385,11 @@ check-monotone-slow:
 	    --fixtures slow_map,getmoves_bug,leak,hash_ignores_count,unmemoized,slow_memo
 
 # Does make test explain mistakes no message was written for? make test on
-# 150 one-token mutants of Tasks 0-2 and Part 2 (a new seed each run unless SEED=N),
-# printing the share whose first message says more than a bare wrong answer
-# or signal, and the rest (tests/staff/selftest/first-message-share; a
-# figure, about 15 minutes on 2 cores, so not a step of make check).
+# 150 one-token mutants of Tasks 0-2 and Part 2 (a new seed each run unless
+# SEED=N), printing the share whose first message says more than a bare
+# wrong answer or signal, and the rest (tests/staff/selftest/first-message-share;
+# a figure, 5-10 minutes on 2 cores). make check runs it on a fixed seed,
+# where below 90% fails.
 .PHONY: check-teaching
 check-teaching:
 	@tests/staff/selftest/first-message-share --count $(or $(COUNT),150) $(if $(SEED),--seed $(SEED))
