@@ -132,7 +132,10 @@ def _assign(path, test_ids, tasks, total, files, task_points, timed_task):
     for test in graded:
         line = next((l for l in lines if fnmatch.fnmatchcase(test, l.pattern)), None)
         if line is None:
-            raise RubricError(f"{path}: no line gives points to test {test}")
+            fix = (f": add the line ' 0  {test}' (a file's build test holds the compiler's words and "
+                   f"earns nothing)" if test.startswith("build::") else
+                   ": add a line whose glob matches it (grader/rubric --explain shows the lines)")
+            raise RubricError(f"{path}: no line gives points to test {test}{fix}")
         owner[test] = line
     points = {}
     for line in lines:
