@@ -772,8 +772,18 @@ def render_markdown(blocks) -> str:
     return "\n\n".join(out) + "\n"
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def _html_inline(text: str) -> str:
+    """Text as HTML: escaped, and a `span` in backticks (a command or a
+    file the message names, as in feedback.md) shown as code, not as
+    literal backticks."""
+    return _CODE_SPAN.sub(r"<code>\1</code>", html.escape(text))
+
+
 def render_html(blocks) -> str:
-    e = html.escape
+    e = _html_inline
     body = []
     for kind, *args in blocks:
         if kind in ("h1", "h2", "h3", "p"):
@@ -783,7 +793,7 @@ def render_html(blocks) -> str:
         elif kind == "list":
             body.append("<ul>\n" + "\n".join(f"<li>{e(item)}</li>" for item in args[0]) + "\n</ul>")
         elif kind == "code":
-            body.append(f"<pre>\n{e(args[0])}</pre>")  # the parser drops that newline
+            body.append(f"<pre>\n{html.escape(args[0])}</pre>")  # the parser drops that newline
         elif kind == "table":
             header, rows = args
             head = "".join(f"<th>{e(h)}</th>" for h in header)
@@ -791,7 +801,7 @@ def render_html(blocks) -> str:
             body.append(f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{cells}\n</tbody>\n</table>")
         elif kind == "link":
             text, label, href = args
-            body.append(f'<p>{e(text)} <a href="{e(href)}">{e(label)}</a></p>')
+            body.append(f'<p>{e(text)} <a href="{html.escape(href)}">{e(label)}</a></p>')
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
             "style-src 'unsafe-inline'\">\n"

@@ -456,7 +456,7 @@ class TagCollector(HTMLParser):
 
 FENCED = re.compile(r"^(`{3,})text\n.*?\n\1$", re.M | re.S)
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3",
-                "p", "ul", "li", "pre", "table", "thead", "tbody", "tr", "th", "td", "a"}
+                "p", "ul", "li", "pre", "table", "thead", "tbody", "tr", "th", "td", "a", "code"}
 
 
 class FeedbackTest(ReportsCase):
@@ -492,13 +492,24 @@ class FeedbackTest(ReportsCase):
                 continue
             with self.subTest(test["id"]):
                 self.assertIn(test["message"], files["feedback.md"])
-                self.assertIn(test["message"], "".join(self.html_parts(files["feedback.html"]).text))
+                shown = re.sub(r"`([^`\n]+)`", r"\1", test["message"])   # a `span` is shown as code
+                self.assertIn(shown, "".join(self.html_parts(files["feedback.html"]).text))
         for text in ("Score: 0 / 45", "Task 0: the heap-count map and the moves: 0 / 14",
                      "Task 1: the recursive solver", "Task 2: memoization", "Tasks 1-2 were graded",
                      "grundy_solver.c:40:1: error: expected ';' before '}' token",
                      "unused variable 'k'", "calls exit(), which is not allowed",
                      "defines a constructor (.init_array)", "timed out", "crashed"):
             self.assertIn(text, files["feedback.html"].replace("&#x27;", "'"))
+
+    def test_backticks_show_as_code_and_stay_escaped(self):
+        result = all_failed()
+        result["tests"][0]["message"] = "Run `make memcheck` and `<script>x</script>`; a lone ` stays"
+        page = self.write(result)["feedback.html"]
+        self.assertIn("Run <code>make memcheck</code>", page)
+        self.assertIn("<code>&lt;script&gt;x&lt;/script&gt;</code>", page)
+        self.assertIn("a lone ` stays", page)
+        prose = re.sub(r"<pre>.*?</pre>", "", page, flags=re.S)   # a <pre> shows the text as it is
+        self.assertNotIn("`make memcheck`", prose)
 
     def test_passing_tests_are_not_listed(self):
         files = self.write(all_passed())
