@@ -42,7 +42,7 @@ import threading
 import time
 import traceback
 
-from . import config, reports
+from . import config, reports, safefs
 
 GRADE = os.path.join(config.REPO, "grader", "grade")
 STATUS_FILE = "batch-status.json"
@@ -208,7 +208,7 @@ def batch_seed(out, seed, force):
 
 def write_batch_file(out, info):
     data = json.dumps(info, indent=2, sort_keys=True) + "\n"
-    reports.write_atomic(out, BATCH_FILE, data.encode("utf-8"))
+    safefs.write_atomic(os.path.join(out, BATCH_FILE), data.encode("utf-8"))
 
 
 # ---- grading one student ------------------------------------------------------
@@ -342,7 +342,7 @@ def _last_line(output):
 
 def write_status(directory, status):
     data = json.dumps(status, indent=2, sort_keys=True) + "\n"
-    reports.write_atomic(directory, STATUS_FILE, data.encode("utf-8"))
+    safefs.write_atomic(os.path.join(directory, STATUS_FILE), data.encode("utf-8"))
 
 
 def install(out, name, partial):
@@ -355,7 +355,7 @@ def install(out, name, partial):
         os.rmdir(trash)               # a fresh unique name (we hold OUT's lock): the old result takes it
         os.rename(final, trash)
     os.rename(partial, final)
-    reports.fsync_dir(out)
+    safefs.fsync_dir(out)
     if trash is not None:
         shutil.rmtree(trash, ignore_errors=True)
 

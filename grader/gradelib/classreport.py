@@ -44,7 +44,7 @@ import re
 import statistics
 import urllib.parse
 
-from . import batch, config, reports
+from . import batch, config, reports, safefs
 
 TASKS = tuple(config.TASKS)
 TASK_MAX = {t.number: t.points for t in config.LAB.tasks}
@@ -779,16 +779,16 @@ def build(out_dirs, report_dir, similarity_dir=None):
 def _build(out_dirs, report_dir, similarity_dir):
     students = collect(out_dirs)
     os.makedirs(os.path.join(report_dir, "charts"), exist_ok=True)
-    reports.write_atomic(report_dir, "gradebook.csv", gradebook_csv(students).encode("utf-8"))
+    safefs.write_atomic(os.path.join(report_dir, "gradebook.csv"), gradebook_csv(students).encode("utf-8"))
     made = charts(students)
     best = similarity_highest(similarity_dir)
     if best is not None:
         made["similarity.svg"] = similarity_chart(best)
     for name, (svg, _) in made.items():
-        reports.write_atomic(os.path.join(report_dir, "charts"), name, svg.encode("utf-8"))
+        safefs.write_atomic(os.path.join(report_dir, "charts", name), svg.encode("utf-8"))
     sources = [os.path.relpath(d, report_dir) for d in out_dirs]
     page = report_html(students, report_dir, sources, {name: alt for name, (_, alt) in made.items()},
                        os.path.join(similarity_dir, "similarity.html") if best is not None else None)
-    reports.write_atomic(report_dir, "report.html", page.encode("utf-8"))
+    safefs.write_atomic(os.path.join(report_dir, "report.html"), page.encode("utf-8"))
     return students
 

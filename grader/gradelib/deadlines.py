@@ -24,7 +24,7 @@ import os
 import re
 
 from . import policy as rules
-from . import reports
+from . import reports, safefs
 
 MD_START, MD_END = "<!-- policy -->", "<!-- /policy -->"
 
@@ -188,7 +188,7 @@ def apply(out, policy, submitted, due, extension="", hard_end=None, budget_text=
     extra["policy"] = mark
     doc["extra_data"] = extra
     text = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    reports.write_atomic(out, "results.json", text.encode("utf-8"))
+    safefs.write_atomic(os.path.join(out, "results.json"), text.encode("utf-8"))
     lead = None
     if assessment and assessment.penalty:
         lead = (f"{reports.points(assessment.score)}", f" (raw score {reports.points(raw)}, "
@@ -222,7 +222,7 @@ def _feedback(out, lines, lead=None):
                  + "\n".join(f"- {line}" for line in lines) + "\n\n" + MD_END + "\n\n") if lines else ""
         match = re.search(r"^\*\*Score: [^\n]*\n\n", text, flags=re.M)
         at = match.end() if match else 0
-        reports.write_atomic(out, "feedback.md", (text[:at] + block + text[at:]).encode("utf-8"))
+        safefs.write_atomic(os.path.join(out, "feedback.md"), (text[:at] + block + text[at:]).encode("utf-8"))
     if os.path.isfile(html_path):
         text = re.sub(re.escape(MD_START) + r".*?" + re.escape(MD_END) + "\n", "", _read(html_path), flags=re.S)
         text = _HTML_LEAD.sub(lambda m: _lead(m, lead, raw_text,
@@ -232,7 +232,7 @@ def _feedback(out, lines, lead=None):
             if lines else ""
         match = re.search(r'<p class="lead">[^\n]*</p>\n', text)
         at = match.end() if match else 0
-        reports.write_atomic(out, "feedback.html", (text[:at] + block + text[at:]).encode("utf-8"))
+        safefs.write_atomic(os.path.join(out, "feedback.html"), (text[:at] + block + text[at:]).encode("utf-8"))
 
 
 def commit_time(text):

@@ -15,8 +15,9 @@ so the caller says so. The column's score is the total after the policy.
 
 import csv
 import io
+import os
 
-from . import reports
+from . import reports, safefs
 
 CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 
@@ -53,7 +54,7 @@ def write(report_dir, policy, students):
     classreport's students; returns the mismatch text ('' when none)."""
     scores = {s.name: None if s.error else reports.number(s.results.get("score")) for s in students}
     text, not_graded, not_listed = canvas_csv(policy.roster, scores, policy.canvas_assignment)
-    reports.write_atomic(report_dir, "canvas.csv", text.encode("utf-8"))
+    safefs.write_atomic(os.path.join(report_dir, "canvas.csv"), text.encode("utf-8"))
     mismatch = mismatch_text(not_graded, not_listed)
-    reports.write_atomic(report_dir, "roster-mismatch.txt", (mismatch + "\n" if mismatch else "").encode("utf-8"))
+    safefs.write_atomic(os.path.join(report_dir, "roster-mismatch.txt"), (mismatch + "\n" if mismatch else "").encode("utf-8"))
     return mismatch

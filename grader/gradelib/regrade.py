@@ -18,7 +18,7 @@ import csv
 import io
 import os
 
-from . import batch, reports
+from . import batch, reports, safefs
 
 
 def _students(out):
@@ -134,6 +134,6 @@ def table_csv(result):
 def write(old_out, new, report_dir, new_label):
     """Writes regrade.md and regrade.csv into report_dir; returns the summary line."""
     result = compare(old_out, new)
-    reports.write_atomic(report_dir, "regrade.md", markdown(result, old_out, new_label).encode("utf-8"))
-    reports.write_atomic(report_dir, "regrade.csv", table_csv(result).encode("utf-8"))
+    safefs.write_atomic(os.path.join(report_dir, "regrade.md"), markdown(result, old_out, new_label).encode("utf-8"))
+    safefs.write_atomic(os.path.join(report_dir, "regrade.csv"), table_csv(result).encode("utf-8"))
     return summary(result)

@@ -45,15 +45,15 @@ Each file is written atomically (temporary file in out_dir, fsync,
 os.replace). Python 3.10+ standard library only.
 """
 
-import contextlib
 import html
 import json
 import math
 import os
 import re
-import tempfile
 import urllib.parse
 import xml.etree.ElementTree as ET
+
+from . import safefs
 
 LABEL_CAP = 300                 # characters per name, file, position, note...
 MESSAGE_CAP = 4 * 1024          # characters per test message
@@ -813,34 +813,6 @@ def render_html(blocks) -> str:
 
 # ---- writing -----------------------------------------------------------------
 
-def write_atomic(out_dir: str, name: str, data: bytes) -> None:
-    """Writes out_dir/name so that readers see the old file or the new one,
-    never a part: temporary file in out_dir, fsync, os.replace."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out_dir)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fchmod(f.fileno(), 0o644)
-            os.fsync(f.fileno())
-        os.replace(tmp, os.path.join(out_dir, name))
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    fsync_dir(out_dir)   # make the rename itself durable
-
-
-def fsync_dir(path):
-    """fsync of a directory, so that the renames in it survive a crash (best effort)."""
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def handout_base(out_dir: str, handout: str | None) -> str | None:
     """Where the feedback links handout sections: $GRUNDY_HANDOUT_URL when it
     is an http(s) address; else, when `handout` (the rendered handout, a
@@ -852,7 +824,7 @@ def handout_base(out_dir: str, handout: str | None) -> str | None:
     if handout is None or not os.path.isfile(handout):
         return None
     with open(handout, "rb") as f:
-        write_atomic(out_dir, HANDOUT_COPY, f.read())
+        safefs.write_atomic(os.path.join(out_dir, HANDOUT_COPY), f.read())
     return HANDOUT_COPY
 
 
@@ -863,8 +835,8 @@ def write_reports(result: dict, out_dir: str, handout: str | None = None) -> Non
     the rendered handout to link sections to (see handout_base)."""
     os.makedirs(out_dir, exist_ok=True)
     results = json.dumps(gradescope_results(result), indent=2, ensure_ascii=False, allow_nan=False)
-    write_atomic(out_dir, "results.json", (results + "\n").encode("utf-8"))
-    write_atomic(out_dir, "junit.xml", junit_xml(result))
+    safefs.write_atomic(os.path.join(out_dir, "results.json"), (results + "\n").encode("utf-8"))
+    safefs.write_atomic(os.path.join(out_dir, "junit.xml"), junit_xml(result))
     blocks = feedback_blocks(result, handout_base(out_dir, handout))
-    write_atomic(out_dir, "feedback.md", render_markdown(blocks).encode("utf-8"))
-    write_atomic(out_dir, "feedback.html", render_html(blocks).encode("utf-8"))
+    safefs.write_atomic(os.path.join(out_dir, "feedback.md"), render_markdown(blocks).encode("utf-8"))
+    safefs.write_atomic(os.path.join(out_dir, "feedback.html"), render_html(blocks).encode("utf-8"))

@@ -20,9 +20,11 @@ through this module:
 The same functions read the submission's own files (build.copy_sources).
 """
 
+import contextlib
 import errno
 import fnmatch
 import os
+import tempfile
 import stat
 
 READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -108,22 +110,42 @@ def open_dir(path, dir_fd=None):
         raise
 
 
-def write_atomic(path, data):
-    """Writes bytes (or text, as UTF-8) so that path is either absent or whole."""
+def write_atomic(path, data, durable=True):
+    """Writes bytes (or text, as UTF-8) so that readers see the old file or
+    the new one, never a part: a temporary file beside it (a fresh name,
+    created exclusively, so no link planted there is followed), mode 0644,
+    os.replace. durable (every result and report) also fsyncs the file and
+    the directory, so that it survives a crash; a scratch copy, which a
+    crash discards anyway and which may hold thousands of a submission's
+    files, does not pay for it. The one writer of the grader's files."""
     if isinstance(data, str):
         data = data.encode("utf-8")
-    temporary = f"{path}.tmp{os.getpid()}"
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    folder, name = os.path.split(path)
+    fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder or ".")
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), 0o644)
+            if durable:
+                os.fsync(handle.fileno())
+        os.replace(temporary, path)
     except BaseException:
-        os.close(fd)
-        os.unlink(temporary)
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
         raise
-    os.close(fd)
-    os.replace(temporary, path)
+    if durable:
+        fsync_dir(folder or ".")
+
+
+def fsync_dir(path):
+    """fsync of a directory, so that the renames in it survive a crash (best effort)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def copy_tree_safely(src_dir, dst_dir, cap_per_file, cap_total, pattern=None):
@@ -191,5 +213,5 @@ def _copy_dir(fd, relative, dst_dir, cap_per_file, pattern, budget, copied, refu
         budget["bytes"] -= len(data)
         target = os.path.join(dst_dir, where)
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        write_atomic(target, data)
+        write_atomic(target, data, durable=False)
         copied.append(where)

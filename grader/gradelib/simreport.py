@@ -46,7 +46,7 @@ import os
 import shutil
 import tempfile
 
-from . import config, reports, simcompare, simsources, standin
+from . import config, reports, safefs, simcompare, simsources, standin
 
 PAGES_DIR = "similarity-pairs"
 MAX_PAGES = 500          # pair pages at most (the highest scores): a class of copies must not write 20,000
@@ -327,6 +327,6 @@ def write(out_dir, pairs, students, rule, min_run, passages=(), common_share=Non
         if built is not None:
             with contextlib.suppress(OSError):
                 shutil.rmtree(built)
-    reports.write_atomic(out_dir, "similarity.csv", similarity_csv(pairs, students, rule, matches).encode("utf-8"))
+    safefs.write_atomic(os.path.join(out_dir, "similarity.csv"), similarity_csv(pairs, students, rule, matches).encode("utf-8"))
     page = index_html(pairs, students, rule, min_run, pages, passages, common_share, matches)
-    reports.write_atomic(out_dir, "similarity.html", page.encode("utf-8"))
+    safefs.write_atomic(os.path.join(out_dir, "similarity.html"), page.encode("utf-8"))
