@@ -395,6 +395,14 @@ check-monotone-slow:
 check-teaching:
 	@tests/staff/selftest/first-message-share --count $(or $(COUNT),150) $(if $(SEED),--seed $(SEED))
 
+# A class of eight on a one-node Slurm cluster started from Debian's packages
+# in a scratch directory: grader/slurm/grade-class as an unprivileged user,
+# one array task requeued mid-way, the gradebook equal to grade-all's
+# (tests/staff/ops/check-slurm; needs root; a few minutes).
+.PHONY: check-slurm
+check-slurm: grader-harness
+	@tests/staff/ops/check-slurm
+
 # grade-all on 40 generated submissions: killed and resumed, sharded and merged
 # (make check runs the same with 6).
 .PHONY: check-batch
