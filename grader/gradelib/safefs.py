@@ -24,8 +24,8 @@ import contextlib
 import errno
 import fnmatch
 import os
-import tempfile
 import stat
+import tempfile
 
 READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
