@@ -875,6 +875,28 @@ class _Whole:
         return bytes(self.data)
 
 
+# The runs of this process that are alive, so a signal that ends the
+# grading ends them too (stop_runs); each is its own session, out of reach
+# of a signal sent to the grader's process group. An RLock: the handler
+# runs in the main thread, which may hold it.
+_live_runs = set()
+_live_lock = threading.RLock()
+_stopped = threading.Event()
+STOPPED = "a signal to the grader (the grading was stopped)"   # RunResult.budget of its runs
+
+
+def stop_runs():
+    """Kills every live run and refuses every later one (the grading was
+    stopped: SIGTERM, SIGINT). Without it a phase running beside the main
+    thread waits its run out, and a grader told to stop outlives its
+    platform's limit, writing into the next grading's folder."""
+    _stopped.set()
+    with _live_lock:
+        live = list(_live_runs)
+    for process in live:
+        _kill_group(process)
+
+
 def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_channel=False, hide=(),
         pass_fds=(), students=False):
     """Runs argv in the sandbox; never raises for the command's own failures.
@@ -909,6 +931,9 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
                              cap_seconds=mode.cap_seconds)
         if left < limits.wall_seconds:
             limits = dataclasses.replace(limits, wall_seconds=left)
+    if _stopped.is_set():
+        return RunResult(list(argv), None, None, True, 0.0, "", "not started: the grading was stopped",
+                         budget=STOPPED)
     budget = mode.budget
     if budget is not None:
         if budget.over():
@@ -932,19 +957,29 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
                                    preexec_fn=_preexec(limits, mode, as_root), pass_fds=tuple(pass_fds))
     except OSError as error:
         return RunResult(list(argv), 127, None, False, 0.0, "", f"cannot start: {error}")
+    with _live_lock:
+        _live_runs.add(process)
+    if _stopped.is_set():   # stopped between the check above and the start
+        _kill_group(process)
     side = _Whole(process.stdout, SIDE_CAP) if side_channel else None
     out = _Capped(None if side_channel else process.stdout)
     err = _Capped(process.stderr)
     cpu = None
-    if budget is None:
-        timed_out = _wait_then_kill(process, limits.wall_seconds)
-    else:
-        timed_out, cpu = _wait_within(process, limits.wall_seconds, budget)
+    try:
+        if budget is None:
+            timed_out = _wait_then_kill(process, limits.wall_seconds)
+        else:
+            timed_out, cpu = _wait_within(process, limits.wall_seconds, budget)
+    finally:
+        with _live_lock:
+            _live_runs.discard(process)
     elapsed = time.monotonic() - start
     code, sig = _exit_of(mode, process.returncode)
     side_data = side.bytes() if side is not None else b""
     capped = timed_out and mode.deadline is not None and time.monotonic() >= mode.deadline - 0.5
     stopped = budget.describe() if timed_out and not capped and budget is not None and budget.over() else ""
+    if _stopped.is_set():
+        stopped = STOPPED
     result = RunResult(list(argv), code, sig, timed_out, elapsed,
                        out.text(), err.text(), out.total, err.total, side_data, capped=capped,
                        cap_seconds=mode.cap_seconds, budget=stopped, cpu_seconds=cpu)

@@ -29,7 +29,7 @@ import sys
 import tempfile
 import threading
 
-from . import config
+from . import config, sandbox
 
 # Set by reexec_in_private_namespace: the mount namespace the grader left
 # ("mnt:[N]"), or "unavailable: why". An inherited value names another
@@ -135,8 +135,9 @@ class Scratch:
             return None
 
         def stop(signum, frame):
+            sandbox.stop_runs()   # no phase beside this thread waits its run out
             raise SystemExit(128 + signum)
-        return {signal.SIGTERM: signal.signal(signal.SIGTERM, stop)}
+        return {signum: signal.signal(signum, stop) for signum in (signal.SIGTERM, signal.SIGINT)}
 
     def describe(self):
         return self.description

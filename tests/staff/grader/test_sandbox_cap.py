@@ -137,3 +137,64 @@ class LeftoversTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class StopTest(unittest.TestCase):
+    """A grading told to stop (SIGTERM, SIGINT) ends its runs, also those a
+    phase started beside the main thread, and starts no more."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self._tmp.cleanup)
+        self.addCleanup(sandbox._stopped.clear)
+        self.mode = sandbox.Mode(bwrap=False, user=None)
+
+    def test_a_run_beside_the_main_thread_is_ended_and_none_starts_after(self):
+        import threading
+        results = []
+        beside = threading.Thread(target=lambda: results.append(sandbox.run(
+            self.mode, ["/bin/sleep", "30"], cwd=self._tmp.name, limits=sandbox.Limits(wall_seconds=30))))
+        beside.start()
+        deadline = time.monotonic() + 10
+        while not sandbox._live_runs and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.assertTrue(sandbox._live_runs, "the run never started")
+        start = time.monotonic()
+        sandbox.stop_runs()
+        beside.join(10)
+        self.assertFalse(beside.is_alive())
+        self.assertLess(time.monotonic() - start, 5)
+        self.assertFalse(results[0].ok)
+        marker = os.path.join(self._tmp.name, "ran")
+        later = sandbox.run(self.mode, ["/bin/touch", marker], cwd=self._tmp.name)
+        self.assertIn("the grading was stopped", later.describe())
+        self.assertFalse(os.path.exists(marker))
+
+    def test_sigterm_ends_the_grader_without_waiting_for_a_phase_beside(self):
+        import signal
+        import subprocess
+        # As grade_submission's phases: one in an executor, the main thread
+        # waiting for its result.
+        program = (
+            "import concurrent.futures, sys\n"
+            f"sys.path.insert(0, {os.path.join(os.path.dirname(sandbox.__file__), '..')!r})\n"
+            "from gradelib import sandbox, scratch\n"
+            "space = scratch.Scratch(lambda line: None)\n"
+            "mode = sandbox.Mode(bwrap=False, user=None)\n"
+            "try:\n"
+            "    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as beside:\n"
+            "        done = beside.submit(sandbox.run, mode, ['/bin/sleep', '60'], cwd=space.path,"
+            " limits=sandbox.Limits(wall_seconds=60))\n"
+            "        print('started', flush=True)\n"
+            "        done.result()\n"
+            "finally:\n"
+            "    space.close()\n")
+        child = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: child.poll() is None and child.kill())
+        self.assertEqual(child.stdout.readline().strip(), "started")
+        time.sleep(0.5)
+        start = time.monotonic()
+        child.send_signal(signal.SIGTERM)
+        code = child.wait(20)
+        self.assertLess(time.monotonic() - start, 10)
+        self.assertEqual(code, 128 + signal.SIGTERM)
