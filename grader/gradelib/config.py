@@ -111,12 +111,6 @@ MEMCHECK_TESTS = {t.number: list(t.memcheck) for t in LAB.tasks}
 
 SUITE_JOBS = 2
 
-# What root copies out of a sandbox-writable directory into OUT (safefs):
-# bytes per file and per directory (coverage). check-fixtures allows 16 MiB
-# of output per grading in all.
-LOG_COPY_CAP = 1 << 20
-LOG_DIR_CAP = 4 << 20
-
 # Per-grading caps (scratch.py). The scratch tmpfs holds a few MiB and a
 # few hundred files for the reference (harness, student programs, runs);
 # RAM backs it, so it counts against memory too.

@@ -234,8 +234,3 @@ def _feedback(out, lines, lead=None):
         at = match.end() if match else 0
         safefs.write_atomic(os.path.join(out, "feedback.html"), (text[:at] + block + text[at:]).encode("utf-8"))
 
-
-def commit_time(text):
-    """A commit's date (git's %cI) as an aware datetime, or None."""
-    return rules.parse_time(text)
-

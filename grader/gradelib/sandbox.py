@@ -76,7 +76,6 @@ from . import cgroup, config, labdef
 
 CAP_HEAD = 32 * 1024
 CAP_TAIL = 32 * 1024
-NOBODY = "nobody"
 # Uids for sandboxed runs: one per concurrent grading (see the header).
 SANDBOX_UIDS = range(64200, 64264)
 _uid_locks = []    # [(open lock file, uid)] of the uids this process holds: the sandbox's, the student's
