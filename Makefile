@@ -2,7 +2,7 @@
 #
 # Student targets:  make test | test-task0 | test-task1 | test-task2 | memcheck | coverage
 #                   Part 2 (optional): test-task5 ... test-task8 | play | measure
-# Staff targets:    make deps | all | check | check-calendar | check-monotone-slow | bench | demo | handouts | image | check-image | clean
+# Staff targets:    make deps | all | check | check-calendar | check-configured | check-monotone-slow | bench | demo | handouts | image | check-image | clean
 #
 # IMPL picks the solution under test: `student` (default), `reference`, or
 # any directory holding grundy_position.c and grundy_solver.c (for example
@@ -394,6 +394,16 @@ check-monotone-slow:
 .PHONY: check-teaching
 check-teaching:
 	@tests/staff/selftest/first-message-share --count $(or $(COUNT),150) $(if $(SEED),--seed $(SEED))
+
+# make check in a copy of the tree whose term an instructor changed (lab.ini
+# only): configuration a is Tasks 0 1 2 7, Task 1 20 points, Task 2 45,
+# call_seconds 10 and a calendar with extensions; b is every task on with
+# other points, limits, a submission limit and a roster
+# (tests/staff/ops/check-configured; CONFIG=a or b for one; about as long as
+# make check for each).
+.PHONY: check-configured
+check-configured:
+	@CONFIG=$(or $(CONFIG),all) tests/staff/ops/check-configured
 
 # A class of eight on a one-node Slurm cluster started from Debian's packages
 # in a scratch directory: grader/slurm/grade-class as an unprivileged user,
