@@ -313,7 +313,7 @@ LIMITS = ("call_seconds", "timeouts_before_short_limit", "short_call_seconds", "
           "student_address_space_mib", "valgrind_quit_seconds", "coverage_quit_seconds",
           "linger_seconds", "grading_wall_seconds", "grading_cap_ceiling_seconds",
           "test_seconds", "valgrind_test_seconds", "runner_seconds", "valgrind_runner_seconds",
-          "rescue_runner_seconds",
+          "rescue_runner_seconds", "crash_rerun_seconds",
           "compile_cpu_seconds", "compile_wall_seconds", "build_wall_seconds",
           "tool_cpu_seconds", "tool_wall_seconds",
           "gcovr_cpu_seconds", "gcovr_wall_seconds", "coverage_cpu_seconds", "coverage_wall_seconds",

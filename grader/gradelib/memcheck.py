@@ -84,13 +84,14 @@ _LINE = re.compile(r"[0-9]{1,7}")
 # What valgrind never writes, but could hide a real finding or carry text.
 _NOT_VALGRIND = (b"<!--", b"<![CDATA[", b"<!DOCTYPE", b"<!ENTITY", b"<?")
 
-def run_task(mode, scratch, runner, program, task, selected, seed, suffix=""):
+def run_task(mode, scratch, runner, program, task, selected, seed, suffix="", seconds=None):
     """{"findings", "complete", "why"} for one task's passing tests, or None
-    when none could run."""
+    when none could run. seconds: the runner's CPU and wall limit
+    (valgrind_runner_seconds unless given)."""
     if not selected:
         return None
-    limits = sandbox.Limits(cpu_seconds=config.LIMITS["valgrind_runner_seconds"],
-                            wall_seconds=config.LIMITS["valgrind_runner_seconds"], address_space=None)
+    seconds = seconds or config.LIMITS["valgrind_runner_seconds"]
+    limits = sandbox.Limits(cpu_seconds=seconds, wall_seconds=seconds, address_space=None)
     # One test process at a time: they share the side channel.
     result, records, error = suites.run_runner(
         mode, scratch, runner, f"memcheck-task{task}{suffix}", seed, program, policy="valgrind",

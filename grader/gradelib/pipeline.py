@@ -50,7 +50,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from . import build, challenge, config, coverage, growth, guard, memcheck, pace, reports, rubric, sandbox, standin, suites, timing
+from . import build, challenge, config, coverage, crashline, growth, guard, memcheck, pace, reports, rubric, sandbox, standin, suites, timing
 from . import scratch as scratch_dir
 from .results import TestResult, flags_of
 
@@ -408,6 +408,15 @@ def timing_phase(ctx, builds, suite_results):
 
 def _all_passed(tests):
     return bool(tests) and all(t.passed and not t.withheld for t in tests)
+
+
+def crash_lines_phase(ctx, builds, suite_results):
+    """{crash message: the sentence naming its line} (crashline.py), from
+    the task's dynamic program, the one the memory check runs."""
+    return crashline.locate(ctx.mode, ctx.scratch, lambda task: build.runner(ctx.scratch, task),
+                            lambda task: student_program(ctx, builds, task, static=False,
+                                                         suffix="_dynamic")[0],
+                            ctx.seed, suite_results)
 
 
 def _timed_task_or_none():
@@ -782,6 +791,8 @@ def run_phases(ctx, all_tests):
                                                             c.seed, c.log, passed_public),
                                  lambda why: None)
         challenge_done = beside.submit(ctx.guarded, "challenge", challenge_phase, lambda why: None, builds)
+        crash_lines_done = beside.submit(ctx.guarded, "crash-lines", crash_lines_phase, lambda why: {},
+                                         builds, suite_results)
         growth_done = beside.submit(
             ctx.guarded, "growth", growth_phase, lambda why: _kind_failed("growth", "the memory-growth check "
                                                                           "could not run: " + why),
@@ -798,6 +809,7 @@ def run_phases(ctx, all_tests):
         memory_results = with_growth(memory_results, growth_results)
         cov = cov_done.result()
         challenge_result = challenge_done.result()
+        crashline.annotate(suite_results, crash_lines_done.result())
     build_tests = results_of_build_tests(builds)
     if ctx.copies_standin:
         for t in build_tests:

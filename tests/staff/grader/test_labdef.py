@@ -46,6 +46,7 @@ valgrind_test_seconds = 90
 runner_seconds = 240
 valgrind_runner_seconds = 300
 rescue_runner_seconds = 10
+crash_rerun_seconds = 30
 compile_cpu_seconds = 60
 compile_wall_seconds = 90
 build_wall_seconds = 90
