@@ -1,6 +1,8 @@
 /*
- * lab_first_step.c - the first wrong step of a recursive solver, found from
- * its own answers and calls (see lab_support.h, lab_first_wrong_step).
+ * lab_first_step.c - the first wrong step of a solver that searches the
+ * moves (Task 1's recursion, Task 6's reduced search, Task 8's explicit
+ * stack), found from its own answers and calls (see lab_support.h,
+ * lab_first_wrong_step, and memo_evidence.h, lab_first_wrong_step_of).
  *
  * A wrong answer at a position is either inherited (the solver is wrong
  * about one of its moves too) or made at that step (it is right about
@@ -50,14 +52,30 @@ static bool move_at(const oracle_move_list *moves, size_t i, step_position *out)
     return true;
 }
 
+/* The solver whose step is searched, and whether its memo is its own
+ * (a Part 2 solver's): then every question starts from an empty memo, so
+ * that each answer is the search's own. Task 1's solver is asked with the
+ * given memo forgotten instead, and its clear is never called (it may be
+ * a Task 2 stub still). */
+static const lab_memo_solver *stepping;
+static bool own_memo;
+
+/* The name of the question asked: grundy_is_p_position, or is_n's. */
+static const char *question(bool asked_p)
+{
+    return asked_p || stepping->is_n_name == NULL ? stepping->is_p_name : stepping->is_n_name;
+}
+
 /* The solver's answer to the question asked (is_p or is_n) about a fresh
  * copy of the position; *changed tells whether the call changed it. */
 static bool answer(const step_position *at, bool asked_p, const char *why, bool *changed)
 {
     const char *text = lab_heaps_text(at->heaps, at->n);
-    lab_trace("grundy_is_%s_position(%s), %s", asked_p ? "p" : "n", text, why);
+    if (own_memo)
+        stepping->clear();
+    lab_trace("%s(%s), %s", question(asked_p), text, why);
     grundy_position *p = lab_build(at->heaps, at->n);
-    bool said = asked_p ? grundy_is_p_position(p) : grundy_is_n_position(p);
+    bool said = stepping->ask(p, asked_p);
     int after[LAB_MAX_HEAPS];
     size_t n = lab_expand(p, after, lab_format("%s after the solver's call", text));
     *changed = n != at->n || memcmp(after, at->heaps, n * sizeof *after) != 0;
@@ -158,10 +176,9 @@ static void describe_calls(const step_position *step, const oracle_move_list *mo
             asked[i] = fits[0] && fits[1] ? -1 : fits[1];
             at += alone[fits[1] ? 1 : 0].count;
             size_t len = strlen(list);
-            snprintf(list + len, sizeof list - len, "%s%s%s", order++ > 0 ? ", " : "",
-                     lab_heaps_text(m.heaps, m.n),
-                     asked[i] < 0 ? "" : asked[i] ? " (asking grundy_is_p_position)"
-                                                   : " (asking grundy_is_n_position)");
+            snprintf(list + len, sizeof list - len, "%s%s%s%s%s", order++ > 0 ? ", " : "",
+                     lab_heaps_text(m.heaps, m.n), asked[i] < 0 ? "" : " (asking ",
+                     asked[i] < 0 ? "" : question(asked[i] == 1), asked[i] < 0 ? "" : ")");
         }
         if (!matched)
             return; /* a record this reading does not explain: say nothing of it */
@@ -233,8 +250,8 @@ static const char *explain(const step_position *step, const oracle_move_list *mo
     if (moves->count == 0)
         len += snprintf(out + len, sizeof out - (size_t)len, "it has none");
     len += snprintf(out + len, sizeof out - (size_t)len,
-                    "), yet grundy_is_%s_position(%s) returns %s. A position is P exactly when every "
-                    "move leads to an N-position, so %s is %s", asked_p ? "p" : "n", text,
+                    "), yet %s(%s) returns %s. A position is P exactly when every "
+                    "move leads to an N-position, so %s is %s", question(asked_p), text,
                     said ? "true" : "false", text, step_is_p ? "P" : "N");
     if (moves->count == 0)
         snprintf(out + len, sizeof out - (size_t)len, " (no move at all: the player to move loses).");
@@ -257,6 +274,13 @@ static const char *explain(const step_position *step, const oracle_move_list *mo
 
 const char *lab_first_wrong_step(const int *heaps, size_t n, bool asked_p)
 {
+    return lab_first_wrong_step_of(&lab_grundy_solver, heaps, n, asked_p);
+}
+
+const char *lab_first_wrong_step_of(const lab_memo_solver *solver, const int *heaps, size_t n, bool asked_p)
+{
+    stepping = solver;
+    own_memo = solver != &lab_grundy_solver;
     step_position at = {.n = 0};
     for (size_t i = 0; i < n && at.n < STEP_MOST_HEAPS; i++)
         if (heaps[i] >= 3)

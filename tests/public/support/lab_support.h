@@ -231,6 +231,11 @@ const char *lab_first_wrong_step(const int *heaps, size_t n, bool asked_p);
     "Your recursion makes a wrong step of its own: at some position it is right about every "   \
     "move and still answers wrong, so look at how the answers of the moves make the answer of "   \
     "the position (below: the smallest such position, the moves your solver expanded there)"
+/* The same, for a search without recursion of its own (Tasks 6 and 8). */
+#define LAB_FIRST_WRONG_STEP_OF_SEARCH                                                            \
+    "Your search makes a wrong step of its own: at some position it is right about every move " \
+    "and still answers wrong, so look at how the answers of the moves make the answer of the "  \
+    "position (below: the smallest such position, the moves your solver expanded there)"
 
 /* Asserts that `answer`, the solver's reply to grundy_is_p_position (asked_p)
  * or grundy_is_n_position about the position with these heaps, is right.

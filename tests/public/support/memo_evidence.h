@@ -51,6 +51,12 @@ const char *lab_memo_unreduced_key(const lab_memo_solver *s, const char *text);
  * grundy_memo_clear. */
 extern const lab_memo_solver lab_grundy_solver;
 
+/* lab_first_wrong_step (lab_support.h) for another solver that searches
+ * the moves and keeps a memo of its own (Tasks 6 and 8, memo_solver.h):
+ * each question is asked from an empty memo (solver->clear). */
+const char *lab_first_wrong_step_of(const lab_memo_solver *solver, const int *heaps, size_t n,
+                                    bool asked_p);
+
 /* Turns the forgetful memo (memo_record.h) on or off where it is kept. */
 void lab_memo_forgetful(bool on);
 /* lab_memo_forgetful(true), as a suite's .init: Task 1's suites. */

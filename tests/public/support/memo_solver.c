@@ -1,10 +1,13 @@
 /*
  * memo_solver.c - the shared memo checks behind memo_solver.h.
  */
+#include <stdio.h>
+
 #include "alloc_tracker.h"
 #include "expansion_counter.h"
-#include "memo_record.h"
 #include "lab_support.h"
+#include "memo_evidence.h"
+#include "memo_record.h"
 #include "memo_solver.h"
 #include "oracle.h"
 
@@ -51,8 +54,19 @@ static uint64_t ask_and_check(const memo_solver *s, const int *heaps, size_t n, 
     uint64_t used = counted ? expansions() : 0;
     grundy_free(p);
     bool expected = oracle_is_p(heaps, n);
-    LAB_EXPECT_MEMO(memo_solver_evidence(s), is_p == expected, s->section, "%s(%s)%s returned %s; it is %s", s->name,
-               lab_heaps_text(heaps, n), how, is_p ? "true" : "false", lab_outcome_text(expected));
+    if (is_p != expected) {
+        static char what[512]; /* lab_format's buffer is reused by the checks below */
+        snprintf(what, sizeof what, "%s(%s)%s returned %s; it is %s", s->name, lab_heaps_text(heaps, n),
+                 how, is_p ? "true" : "false", lab_outcome_text(expected));
+        /* A memo mistake first (its record names it), else the search's own
+         * first wrong step, else the bare answer. */
+        lab_fail_memo_check(memo_solver_evidence(s), NULL, what);
+        const char *step = lab_first_wrong_step_of(memo_solver_evidence(s), heaps, n, true);
+        if (step != NULL)
+            LAB_EXPECT(false, s->section, "%s." LAB_TEST_SAW "%s. %s", LAB_FIRST_WRONG_STEP_OF_SEARCH, what,
+                       step);
+        LAB_EXPECT(false, s->section, "%s", what);
+    }
     return used;
 }
 
