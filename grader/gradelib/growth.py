@@ -233,6 +233,31 @@ def memo_suspect(verdict, smaller):
     return False
 
 
+MEMO_CLEAR_CAUSE = "grundy_memo_clear must free the memo's positions, not only forget them"
+
+
+def memo_growth_after_leak(memo_tests, memory):
+    """A memo check failed by growth across refills, in a program where
+    valgrind found a leak in an earlier task's tests (memory: the memory
+    check's entries; Task 1's run with the memo forgotten, so the leak is
+    the search's, not the memo's), is told under that leak first: every
+    refill solves again, so a leak of the search grows the memory as a
+    clear that frees nothing would. Words only: the verdict stays the memo
+    check's."""
+    for test in memo_tests:
+        leaks = [f for entry in memory if entry["task"] < test.task for f in entry["findings"]
+                 if "Leak" in f["kind"]]
+        if test.passed or not leaks or "leak" not in test.flags or MEMO_CLEAR_CAUSE not in test.message:
+            continue
+        first = leaks[0]
+        test.message = test.message.replace(
+            MEMO_CLEAR_CAUSE,
+            f"but valgrind found a leak in your program ({first['file']}:{first['line']} in "
+            f"{first['function']}: {first['what']}), and every refill solves again and leaks again, "
+            "which can be all of this growth: fix that leak first (see the memory checks); if the "
+            f"growth stays, {MEMO_CLEAR_CAUSE}")
+
+
 def memo_result(test_id, spec, heaps, verdict, smaller=()):
     """The memo check's verdict from the probe's figures (all the kernel's)."""
     what = _heaps_text(heaps)
@@ -264,7 +289,7 @@ def memo_result(test_id, spec, heaps, verdict, smaller=()):
                         f"growing your program's memory: after the last refills it held {regrew // 1024} "
                         f"KiB more than after the first fill, which grew it by {grew // 1024} KiB (a clear "
                         f"that gives the memo's memory back stays within {int(regrowth_limit) // 1024} KiB): "
-                        "grundy_memo_clear must free the memo's positions, not only forget them")
+                        + MEMO_CLEAR_CAUSE)
     problems += scaling_problems(heaps, verdict, smaller)
     if verdict.get("reachable"):
         figures += (f"; {verdict['reachable']:,} positions reachable, "

@@ -810,6 +810,7 @@ def run_phases(ctx, all_tests):
         cov = cov_done.result()
         challenge_result = challenge_done.result()
         crashline.annotate(suite_results, crash_lines_done.result())
+    growth.memo_growth_after_leak(memo_results, memory)
     build_tests = results_of_build_tests(builds)
     if ctx.copies_standin:
         for t in build_tests:
