@@ -14,6 +14,7 @@ change touch two files. The column headings say points, since the cells
 are points, never test counts.
 """
 
+import math
 import os
 
 from . import rubric
@@ -56,8 +57,20 @@ def points_by_column(lab, rubric_path=RUBRIC):
     return table
 
 
-def _cell(points):
-    return f"{points:.4g}" if points else ""
+def _cell(hundredths):
+    return f"{hundredths / 100:.2f}".rstrip("0").rstrip(".") if hundredths else ""
+
+
+def _hundredths(points, total):
+    """points rounded to hundredths so that they add up to total exactly
+    (the largest remainders take the hundredths rounding down left over),
+    so a row of the table reads as its task's points."""
+    floors = [math.floor(p * 100 + 1e-9) for p in points]
+    left = round(total * 100) - sum(floors)
+    by_remainder = sorted(range(len(points)), key=lambda i: floors[i] - points[i] * 100)
+    for i in by_remainder[:max(left, 0)]:
+        floors[i] += 1
+    return floors
 
 
 def render(lab, rubric_path=RUBRIC):
@@ -68,7 +81,8 @@ def render(lab, rubric_path=RUBRIC):
     head = ["task"] + [COLUMNS[i][0] for i in used] + ["total (points)", "optional"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for t in lab.all_tasks:
-        cells = [t.heading] + [_cell(table[t.number][i]) for i in used] \
+        shown = _hundredths([table[t.number][i] for i in used], sum(table[t.number]))
+        cells = [t.heading] + [_cell(h) for h in shown] \
             + [f"{t.points:g}", "yes (Part 2)" if t.optional else ""]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)

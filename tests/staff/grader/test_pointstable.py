@@ -46,7 +46,8 @@ class PointsTable(unittest.TestCase):
             cells = rows[t.heading]
             # the last two cells are the total and the optional mark
             self.assertEqual(cells[-2], f"{t.points:g}")
-            self.assertAlmostEqual(sum(float(c) for c in cells[:-2] if c), t.points)
+            # exactly, as shown (in hundredths): a row reads as its task's points
+            self.assertEqual(sum(round(float(c) * 100) for c in cells[:-2] if c), round(t.points * 100))
         self.assertIn("public tests (points)", table)
         self.assertNotIn("other (points)", table)   # the rubric has no such points now
 
@@ -57,8 +58,29 @@ class PointsTable(unittest.TestCase):
         # public, hidden, timing, memory, memo, other, total, optional: the task's
         # lines (7, 3, 2) scaled to its points; a build line keeps its own
         points = self.lab.task(0).points
-        want = [f"{share * points / 12:.4g}" for share in (7, 3)] + ["", f"{2 * points / 12:.4g}", "", "1"]
-        self.assertEqual(rows[self.lab.task(0).heading][:6], want)
+        exact = [7 * points / 12, 3 * points / 12, 0, 2 * points / 12, 0, 1]
+        cells = rows[self.lab.task(0).heading][:6]
+        self.assertEqual([c == "" for c in cells], [e == 0 for e in exact])
+        for cell, share in zip(cells, exact):
+            if share:   # each within a hundredth of its share, and the row's sum exact
+                self.assertLess(abs(float(cell) - share), 0.01, (cell, share))
+        self.assertEqual(sum(round(float(c) * 100) for c in cells if c), round(sum(exact) * 100))
+
+    def test_a_row_adds_up_whatever_the_points(self):
+        # 45 points over shares of 20, 3 and 17 of 40 (the configured term of
+        # check-configured): 22.5, 3.375 and 19.125 shown as hundredths
+        # that still make 45
+        rubric_path = self.write("rubric.txt", "20 timing::*\n3 memory::task2\n17 memo::task2\n"
+                                 "0 build::grundy_solver.c\n")
+        moved = self.write("lab.ini", "[lab]\nextends = " + labdef.DEFAULT_PATH + "\n\n[task2]\npoints = 45\n")
+        try:
+            lab = labdef.load(moved)
+        except labdef.LabDefinitionError:
+            self.skipTest("a variant cannot set a task's points")
+        cells = rows_of(pointstable.render(lab, rubric_path))[lab.task(2).heading][:-2]
+        self.assertEqual(sum(round(float(c) * 100) for c in cells if c), 4500)
+        for cell, share in zip([c for c in cells if c], (22.5, 3.375, 19.125)):
+            self.assertLess(abs(float(cell) - share), 0.01)
 
     def test_changing_a_tasks_points_in_the_definition_alone_changes_its_row(self):
         text = open(labdef.DEFAULT_PATH, encoding="utf-8").read()
@@ -70,7 +92,7 @@ class PointsTable(unittest.TestCase):
         self.assertIn("points", text)
         row = rows_of(pointstable.render(lab))[lab.task(1).heading]
         self.assertEqual(row[-2], "30")
-        self.assertAlmostEqual(sum(float(c) for c in row[:-2] if c), 30)
+        self.assertEqual(sum(round(float(c) * 100) for c in row[:-2] if c), 3000)
 
     def test_a_bad_rubric_is_a_rubric_error(self):
         bad = self.write("rubric.txt", "seven task0::*\n")
