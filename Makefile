@@ -286,9 +286,14 @@ $(GRADER_BUILD)/suites/%.o: tests/staff/hidden/%.c $(wildcard tests/public/suppo
 FUZZ_BUILD := build/fuzz$(LAB_VARIANT)
 SEEDS ?= 1-200
 FUZZ_JOBS ?= 8
+# The hostile engine is Tasks 0-2's two files; a term's other files (Part 2
+# on) are their stubs, as the grader links a file a submission lacks, so
+# the student process serves every function of the term's API.
+FUZZ_FILES := $(notdir $(wildcard tests/staff/fuzz/grundy_*.c))
 FUZZ_STUDENT_SIDE := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_untracked.o) \
                      $(GIVEN_SRC:student/%.c=$(GRADER_BUILD)/given/%.o) \
-                     $(GRADER_BUILD)/support/alloc_tracker.o $(GRADER_BUILD)/support/expansion_counter.o
+                     $(GRADER_BUILD)/support/alloc_tracker.o $(GRADER_BUILD)/support/expansion_counter.o \
+                     $(patsubst %.c,$(GRADER_BUILD)/stubs/%.o,$(filter-out $(FUZZ_FILES),$(LAB_FILES)))
 # GUARD_SEEDS: the same engine against the guarded run's policy and
 # allocator (grader/boundary/guard_alloc.c), linked as build.py links it.
 GUARD_SEEDS ?= 1-48
