@@ -15,8 +15,8 @@ Words only: no score reads them, and a run valgrind cannot vouch for (a
 report cut short by the crash) still gives the findings it holds, which are
 rebuilt from the student's own frames (memcheck.parse), never copied. Its
 budget: at most MAX_RERUNS reruns a grading, one per distinct crash
-message, each within [limits] crash_rerun_seconds, beside the other untimed
-phases. A crash valgrind does not see as a bad access (an abort of
+message, each within [limits] crash_rerun_seconds, after every graded
+phase (so its runs take nothing from their time or the grading's cap). A crash valgrind does not see as a bad access (an abort of
 the student's own, a recursion that never ends) adds nothing.
 """
 
