@@ -419,6 +419,14 @@ def crash_lines_phase(ctx, builds, suite_results):
     if deadline is not None and deadline - time.monotonic() < config.LIMITS["crash_rerun_seconds"]:
         ctx.log("crash-lines: skipped, the grading's cap is too near")
         return {}
+    # valgrind runs without RLIMIT_AS, and a crashed test may be a memory
+    # hog's: where the host's memory made the student processes' address
+    # space smaller (a Gradescope container), the rerun could make the OOM
+    # killer choose, so it is not made there.
+    lowered = getattr(ctx.mode, "student_address_space_mib", 0)
+    if lowered and lowered < int(config.LIMITS["student_address_space_mib"]):
+        ctx.log(f"crash-lines: skipped, student processes have {lowered} MiB of address space here")
+        return {}
     return crashline.locate(ctx.mode, ctx.scratch, lambda task: build.runner(ctx.scratch, task),
                             lambda task: student_program(ctx, builds, task, static=False,
                                                          suffix="_dynamic")[0],
