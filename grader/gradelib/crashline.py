@@ -18,8 +18,9 @@ budget: at most MAX_RERUNS reruns a grading, one per distinct crash
 message, each within [limits] crash_rerun_seconds, after every graded
 phase (so its runs take nothing from their time or the grading's cap), and
 never where the host's memory lowered the student processes' address space
-(pace.py): valgrind has no RLIMIT_AS, and the crashed test may be a hog's. A crash valgrind does not see as a bad access (an abort of
-the student's own, a recursion that never ends) adds nothing.
+(pace.py): valgrind has no RLIMIT_AS, and the crashed test may be a hog's.
+A crash valgrind does not see as a bad access (an abort of the student's
+own, a recursion that never ends) adds nothing.
 """
 
 from . import config, memcheck

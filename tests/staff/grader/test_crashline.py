@@ -70,6 +70,34 @@ class Locate(unittest.TestCase):
         self.assertEqual((found, calls), ({}, []))
 
 
+class WhenNotRun(unittest.TestCase):
+    """pipeline.crash_lines_phase makes no rerun near the grading's cap, nor
+    where the host's memory lowered the student processes' address space
+    (valgrind has no RLIMIT_AS; check-gradescope-container's 768 MiB)."""
+
+    def phase(self, deadline=None, address_space=0):
+        import time
+        from gradelib import pipeline
+        mode = mock.Mock(deadline=None if deadline is None else time.monotonic() + deadline,
+                         student_address_space_mib=address_space)
+        ctx = mock.Mock(mode=mode, scratch="/scratch", seed=7)
+        with mock.patch.object(pipeline.crashline, "locate", return_value={"x": "y"}) as locate:
+            found = pipeline.crash_lines_phase(ctx, {}, [crash("task1::a")])
+        return found, locate.called
+
+    def test_runs_with_time_and_the_configured_address_space(self):
+        configured = int(crashline.config.LIMITS["student_address_space_mib"])
+        self.assertEqual(self.phase(deadline=10_000, address_space=configured), ({"x": "y"}, True))
+        self.assertEqual(self.phase(), ({"x": "y"}, True))
+
+    def test_not_near_the_cap(self):
+        self.assertEqual(self.phase(deadline=1), ({}, False))
+
+    def test_not_with_a_lowered_address_space(self):
+        lowered = int(crashline.config.LIMITS["student_address_space_mib"]) // 2
+        self.assertEqual(self.phase(address_space=lowered), ({}, False))
+
+
 class Annotate(unittest.TestCase):
     def test_joins_the_failed_crashes_with_that_message_once(self):
         same, other = crash("task1::a"), crash("task0::b", OTHER, task=0)
