@@ -34,7 +34,8 @@ its file does not hold or a line outside it) fails the check: the check
 cannot vouch for the code, and its points are lost. A finding kept is
 rebuilt, never copied: the kind's fixed sentence (valgrind's own only for
 an access of 1 to 64 bytes), the submission's frames as function, file and
-line, every other frame as "...", and at most MAX_FINDINGS per task; so a
+line (the first, and up to CALLERS callers of other functions after it),
+every other frame as "...", and at most MAX_FINDINGS per task; so a
 run chooses which of its own functions and lines appear, never text.
 """
 
@@ -48,6 +49,9 @@ XML_CAP = 8 << 20
 MAX_FINDINGS = 5           # per task: each is a cost already; more would only carry bytes
 MAX_ERRORS = 200           # <error> elements in one report before it is refused
 STACK_FRAMES = 8
+# The submission's frames named after the first (each function once): where
+# a leaked block came from is often not where it was allocated.
+CALLERS = 2
 FIELD_CAP = 80             # characters of a function or file name
 
 # memcheck's error kinds (valgrind 3.19, docs/internals/xml-output-protocol4.txt),
@@ -219,7 +223,7 @@ def _finding(error, student_dir, sources):
     template = next((t for t in WHAT_TEMPLATES if t[0].fullmatch(what)), None)
     if template is None or template[1] is not None:
         what = KINDS[kind]
-    frames, student_frame = [], None
+    frames, student_frame, named = [], None, set()
     stack = error.find("stack")
     for frame in (stack.findall("frame") if stack is not None else []):
         fn, file, line = _text(frame, "fn") or "??", _text(frame, "file"), _text(frame, "line")
@@ -234,8 +238,12 @@ def _finding(error, student_dir, sources):
             if not _IDENTIFIER.fullmatch(fn) or fn.split(".")[0] not in words or \
                     not _LINE.fullmatch(line) or not 1 <= int(line) <= lines:
                 return False
+            fn = fn.split(".")[0]   # grundy_is_p_position.part.0: the compiler's clone
             if student_frame is None:
-                student_frame = {"file": file, "line": int(line), "function": fn}
+                student_frame = {"file": file, "line": int(line), "function": fn, "callers": []}
+            elif len(student_frame["callers"]) < CALLERS and fn not in named:
+                student_frame["callers"].append(f"{file}:{line} in {fn}")
+            named.add(fn)
             if len(frames) < STACK_FRAMES:
                 frames.append(f"{fn} ({file}:{line})")
         elif len(frames) < STACK_FRAMES and (not frames or frames[-1] != "..."):

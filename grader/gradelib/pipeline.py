@@ -620,7 +620,9 @@ def _findings_text(result):
     """valgrind's findings as the feedback words them, or ""."""
     if not result["findings"]:
         return ""
-    lines = [f"{f['file']}:{f['line']} in {f['function']}: {f['what']}" for f in result["findings"][:8]]
+    lines = [f"{f['file']}:{f['line']} in {f['function']}"
+             + "".join(f", called from {c}" for c in f.get("callers", [])) + f": {f['what']}"
+             for f in result["findings"][:8]]
     if result.get("dropped"):
         lines.append(f"... and {result['dropped']} more (run make memcheck)")
     if not result["complete"]:

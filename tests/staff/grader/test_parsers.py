@@ -52,6 +52,28 @@ class ValgrindReport(unittest.TestCase):
                          ("grundy_position.c", 3, "grundy_new"))
         self.assertEqual(findings[0]["what"], memcheck.KINDS["Leak_DefinitelyLost"])
 
+    def test_a_leak_names_the_callers_in_the_submission_after_the_allocating_frame(self):
+        with open(os.path.join(self.dir, "grundy_solver.c"), "w", encoding="utf-8") as handle:
+            handle.write("static void remember(void)\n{\n}\nbool grundy_is_p_position(void)\n{\n}\n")
+        def frame(fn, file, line):
+            return (f"<frame><ip>0x2</ip><fn>{fn}</fn><dir>{self.dir}</dir><file>{file}</file>"
+                    f"<line>{line}</line></frame>")
+        frames = "".join([frame("grundy_new", "grundy_position.c", 3), frame("remember", "grundy_solver.c", 2),
+                          frame("remember", "grundy_solver.c", 2), frame("grundy_is_p_position", "grundy_solver.c", 5),
+                          frame("grundy_is_p_position", "grundy_solver.c", 6), frame("remember", "grundy_solver.c", 1)])
+        error = error_xml(self.dir).replace("</stack>", frames.replace(frame("grundy_new", "grundy_position.c", 3), "")
+                                            + "</stack>")
+        findings, problem = memcheck.parse(report(error), self.dir)
+        self.assertEqual(problem, "")
+        self.assertEqual(findings[0]["function"], "grundy_new")
+        # each function once, at most CALLERS of them, in the stack's order
+        self.assertEqual(findings[0]["callers"], ["grundy_solver.c:2 in remember",
+                                                  "grundy_solver.c:5 in grundy_is_p_position"])
+        from gradelib import pipeline
+        text = pipeline._findings_text({"findings": findings, "complete": True})
+        self.assertIn("grundy_position.c:3 in grundy_new, called from grundy_solver.c:2 in remember, "
+                      "called from grundy_solver.c:5 in grundy_is_p_position: memory definitely lost", text)
+
     def test_garbage_never_raises_and_is_a_problem(self):
         for raw in GARBAGE:
             findings, problem = memcheck.parse(raw, self.dir)
