@@ -229,6 +229,21 @@ LAB_TEST(task2, clear_frees_everything)
                "lists the solver did not free, not the memo's (task1::solver_frees_its_move_lists "
                "fails too, and names the smallest position that leaks)",
                first.left, small, first.moves_left);
+    /* As many blocks left as a position takes, for every answer stored, in
+     * both searches (the second's count holds the first's): each stored
+     * answer leaves a position of its own. */
+    size_t per = first.memo_size > 0 ? first.left / first.memo_size : 0;
+    size_t second_own = second.left > first.left ? second.left - first.left : 0;
+    LAB_EXPECT(!(per >= 1 && per <= 2 && first.left == per * first.memo_size &&
+                 second_own == per * second.memo_size),
+               SECTION_MEMO,
+               "%zu heap block(s) are still allocated after solving {%d=1}, freeing it and calling "
+               "grundy_memo_clear(): %zu for each of the %zu answers the memo held (%zu more for "
+               "%zu answers after {%d=1}), so every stored answer leaves a position behind that nothing "
+               "frees. The clear frees the table's own copies of the keys; memo_table_put makes "
+               "that copy itself, and the caller keeps and frees the position it passed "
+               "(memo_table.h). Run `make memcheck` to see the line that allocates them",
+               first.left, small, per, first.memo_size, second_own, second.memo_size, large);
     LAB_EXPECT(false, SECTION_MEMO,
                "%zu heap block(s) are still allocated after solving {%d=1}, freeing it and calling "
                "grundy_memo_clear() (%zu after {%d=1}): more for a bigger search. The clear freed "

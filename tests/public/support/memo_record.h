@@ -13,10 +13,10 @@
  * never to pass one (a test that reads it earns nothing: pipeline.score).
  *
  * The forgetful memo: while it is on, every memo_table_get misses and
- * every memo_table_put is dropped (memo_table_new hands out a table that
- * holds nothing), so a memoized solver is tested as the plain recursion it
- * rests on: Task 1's tests turn it on, so that a memo bug costs Task 2
- * alone.
+ * every memo_table_put is dropped, whatever table they are given (NULL
+ * too; memo_table_new hands out a table that holds nothing), so a
+ * memoized solver is tested as the plain recursion it rests on: Task 1's
+ * tests turn it on, so that a memo bug costs Task 2 alone.
  *
  * Every function is declared weak: a program without the recorder (Task
  * 0's) has none, and callers check the address first.
