@@ -124,6 +124,7 @@ class Lab:
     challenge: Challenge | None = None   # the leaderboard's challenge, if the lab has one
     limits: dict = field(default_factory=dict)   # [limits]: name -> number (LIMITS)
     memo: MemoCheck | None = None        # the memo check (growth.py), if the lab has one
+    checks: tuple = ()        # [checks]: (name, weight) of each check file (gradelib/checks/NAME.py)
 
     @property
     def build_suffix(self):
@@ -295,7 +296,7 @@ def load(path=PATH):
                               _int(section.get("first", ""), where), _int(section.get("last", ""), where))
     memo = _memo(parser, path, numbers) if "memo" in parser else None
     return Lab(name=lab.get("name", "lab"), handout=lab.get("handout", ""),
-               memo=memo,
+               memo=memo, checks=_checks(parser, path),
                variant="" if os.path.realpath(path) == os.path.realpath(DEFAULT_PATH) else name,
                challenge=challenge,
                all_functions=functions,
@@ -305,6 +306,32 @@ def load(path=PATH):
                functions=tuple(f for f in functions if f.task in chosen),
                timing_ratio=ratio, calibration_runs=_int(timing.get("calibration_runs", "3"), where),
                shapes=shapes, public_positions=public, limits=_limits(parser, path))
+
+
+def _checks(parser, path):
+    """[checks]: NAME = WEIGHT, each a check of its own file
+    (grader/gradelib/checks/NAME.py) with one test NAME::taskN per task of
+    the term, weighted WEIGHT among that task's rubric lines."""
+    if "checks" not in parser:
+        return ()
+    found = []
+    for name, text in parser["checks"].items():
+        where = f"{path} [checks] {name}"
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name in RESERVED_SUITES or name.startswith("task"):
+            _fail(where, "a check's name is a lower-case word, not a suite's or the grader's own "
+                  f"({', '.join(RESERVED_SUITES)})")
+        try:
+            weight = float(text)
+        except ValueError:
+            weight = -1.0
+        if not weight >= 0:
+            _fail(where, f"the weight '{text}' is not a number >= 0")
+        found.append((name, weight))
+    return tuple(found)
+
+
+# Test-id prefixes the grader's own checks use: no [checks] name may take one.
+RESERVED_SUITES = ("build", "memory", "growth", "timing", "memo", "speed")
 
 
 # The keys [limits] must hold: every time limit of the grader (lab.ini

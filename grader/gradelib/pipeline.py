@@ -50,7 +50,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from . import build, challenge, config, coverage, crashline, growth, guard, memcheck, pace, reports, rubric, sandbox, standin, suites, timing
+from . import build, challenge, checks, config, coverage, crashline, growth, guard, memcheck, pace, reports, rubric, sandbox, standin, suites, timing
 from . import scratch as scratch_dir
 from .results import TestResult, flags_of
 
@@ -828,13 +828,14 @@ def run_phases(ctx, all_tests):
     # time or their share of the cap.
     crashline.annotate(suite_results, ctx.guarded("crash-lines", crash_lines_phase, lambda why: {},
                                                   builds, suite_results))
+    check_results = checks.run_all(ctx, builds, suite_results)   # lab.ini's [checks]
     build_tests = results_of_build_tests(builds)
     if ctx.copies_standin:
         for t in build_tests:
             if t.id == f"build::{config.POSITION}":
                 t.flags.append(standin.FLAG)
     tests = (build_tests + suite_results + timing_results + memo_results
-             + memory_results + growth_results)
+             + memory_results + growth_results + check_results)
     return builds, tests, {"timing": timing_entries, "challenge": challenge_result,
                            "memory": memory, "coverage": cov}
 

@@ -46,7 +46,8 @@ def points_by_column(lab, rubric_path=RUBRIC):
     """{task number: [points per column]} for every task defined, each
     task's lines scaled to its points as the grader scales them."""
     lines, _ = rubric.term_lines(rubric_path, task_points={t.number: t.points for t in lab.all_tasks},
-                                 timed_task=next((t.number for t in lab.all_tasks if t.timed), None))
+                                 timed_task=next((t.number for t in lab.all_tasks if t.timed), None),
+                                 tasks=[t.number for t in lab.all_tasks], checks=lab.checks)
     table = {t.number: [0.0] * len(COLUMNS) for t in lab.all_tasks}
     for line in lines:
         task = task_of_line(line.pattern, lab)

@@ -49,7 +49,8 @@ class TestResult:
 
 
 def flags_of(tests, builds):
-    """The grading's flags, in FLAG_ORDER (rejections first, sorted)."""
+    """The grading's flags, in FLAG_ORDER (rejections first, sorted), then
+    the flags of lab.ini's [checks] in the definition's order."""
     found = set()
     rejected = set()
     for b in builds.values():
@@ -58,4 +59,6 @@ def flags_of(tests, builds):
         rejected.update(b.rejected_names)
     for t in tests:
         found.update(f for f in t.flags if not f.startswith("rejected:"))
-    return [f"rejected:{name}" for name in sorted(rejected)] + [f for f in FLAG_ORDER if f in found]
+    from . import checks   # lab.ini's [checks] raise flags of their own, after these
+    return ([f"rejected:{name}" for name in sorted(rejected)] + [f for f in FLAG_ORDER if f in found]
+            + [f for f in checks.flags() if f in found and f not in FLAG_ORDER])

@@ -65,7 +65,7 @@ def task_of_pattern(pattern, file_tasks=None):
     match = re.fullmatch(r"task(\d+)(_hidden)?", suite)
     if match:
         return int(match.group(1))
-    if suite in ("memory", "growth", "memo", "speed") and re.fullmatch(r"task\d+", name):
+    if re.fullmatch(r"task\d+", name):   # memory::taskN and every check's NAME::taskN
         return int(name[4:])
     if suite == "build":
         return (file_tasks or {}).get(name)
@@ -76,16 +76,23 @@ def term_of(lab):
     """assign()'s arguments for the term of a lab definition (labdef.Lab)."""
     return {"tasks": [t.number for t in lab.tasks], "total": sum(t.points for t in lab.tasks),
             "files": lab.files, "task_points": {t.number: t.points for t in lab.tasks},
-            "timed_task": next((t.number for t in lab.tasks if t.timed), None)}
+            "timed_task": next((t.number for t in lab.tasks if t.timed), None),
+            "checks": lab.checks}
 
 
-def term_lines(path, tasks=None, files=None, task_points=None, timed_task=None):
+def term_lines(path, tasks=None, files=None, task_points=None, timed_task=None, checks=()):
     """(point lines, exclude patterns) of the term: the lines of its tasks
     and files, each task's lines scaled so that they add up to the task's
     points in the definition (task_points {task: points}; timing::* lines
     are the timed task's). The lines give a task's split; the definition
-    gives its points: a TA who changes a task's points edits lab.ini only."""
+    gives its points: a TA who changes a task's points edits lab.ini only.
+    Each of lab.ini's [checks] (NAME, WEIGHT) adds the line "WEIGHT
+    NAME::taskN" for every task that has lines, as if rubric.txt held it
+    (line 0)."""
     lines, excluded = parse(path)
+    shared = {task_of_pattern(l.pattern) for l in lines}
+    lines += [Line(weight, f"{name}::task{task}", 0) for name, weight in checks
+              for task in (tasks or ()) if task in shared]
     if tasks is not None:
         lines = [l for l in lines if task_of_pattern(l.pattern) in (None, *tasks)]
     if tasks is not None and timed_task is None:   # speed::taskN compares timings: none without them
@@ -113,7 +120,7 @@ def term_lines(path, tasks=None, files=None, task_points=None, timed_task=None):
     return scaled, excluded
 
 
-def assign(path, test_ids, tasks=None, total=TOTAL, files=None, task_points=None, timed_task=None):
+def assign(path, test_ids, tasks=None, total=TOTAL, files=None, task_points=None, timed_task=None, checks=()):
     """{test id: max points} for the graded tests among test_ids, in order.
 
     tasks: the task numbers of this term; a line whose pattern names another
@@ -122,11 +129,11 @@ def assign(path, test_ids, tasks=None, total=TOTAL, files=None, task_points=None
     (the term's tasks' points, lab.ini); files: the term's submission
     files, whose build::FILE lines alone are kept; task_points: each task's
     points in lab.ini, to which its lines are scaled (term_lines)."""
-    return _assign(path, test_ids, tasks, total, files, task_points, timed_task)[0]
+    return _assign(path, test_ids, tasks, total, files, task_points, timed_task, checks)[0]
 
 
-def _assign(path, test_ids, tasks, total, files, task_points, timed_task):
-    lines, excluded = term_lines(path, tasks, files, task_points, timed_task)
+def _assign(path, test_ids, tasks, total, files, task_points, timed_task, checks=()):
+    lines, excluded = term_lines(path, tasks, files, task_points, timed_task, checks)
     graded = [t for t in test_ids if not any(fnmatch.fnmatchcase(t, p) for p in excluded)]
     owner = {}
     for test in graded:
@@ -161,12 +168,13 @@ def every_test_id(harness_tests, lab):
     return (list(harness_tests) + [f"build::{f}" for f in lab.files] + speed
             + [f"memory::task{t}" for t in tasks] + [f"growth::task{t}" for t in tasks]
             + ["timing::" + shape.name for shape in lab.shapes]
-            + ([f"memo::task{lab.memo.task}"] if lab.memo is not None and lab.memo.task in tasks else []))
+            + ([f"memo::task{lab.memo.task}"] if lab.memo is not None and lab.memo.task in tasks else [])
+            + [f"{name}::task{t}" for name, _ in lab.checks for t in tasks])
 
 
-def explain(path, test_ids, tasks=None, total=TOTAL, files=None, task_points=None, timed_task=None):
+def explain(path, test_ids, tasks=None, total=TOTAL, files=None, task_points=None, timed_task=None, checks=()):
     """[(line, [(test id, points)])]: each kept line of the rubric (its
     points scaled as assign() scales them) and the tests that share its
     points, as assign() gives them (it raises the same errors)."""
-    points, lines, owner = _assign(path, test_ids, tasks, total, files, task_points, timed_task)
+    points, lines, owner = _assign(path, test_ids, tasks, total, files, task_points, timed_task, checks)
     return [(line, [(t, points[t]) for t in points if owner[t] is line]) for line in lines]
