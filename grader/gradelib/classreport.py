@@ -44,12 +44,14 @@ import re
 import statistics
 import urllib.parse
 
-from . import batch, config, reports, safefs
+from . import batch, checks, config, reports, results, safefs
 
 TASKS = tuple(config.TASKS)
 TASK_MAX = {t.number: t.points for t in config.LAB.tasks}
-FLAG_ORDER = ["rejected", "not_compiled", "crash", "timeout", "over_budget", "leak", "memory",
-              "copies_standin", "memo_suspect", "grader_error"]
+# The grader's flags (results.FLAG_ORDER, a grader error last), then those of
+# lab.ini's [checks]: a flag the grader can raise is a flag the report shows.
+FLAG_ORDER = ["rejected", *(f for f in results.FLAG_ORDER if f != "grader_error"), "grader_error",
+              *checks.flags()]
 # A colour per task, in the term's order (a new task takes the next one).
 PALETTE = ("#3b6fb6", "#d9822b", "#3a9a5b", "#8e5cb5", "#b5495b", "#4a9fa8", "#8a7a3a", "#5b6b8a",
            "#a05a2c", "#2f7d6d")
@@ -206,19 +208,10 @@ def gradebook_csv(students):
 
 # ---- class statistics --------------------------------------------------------------
 
-def normalize_message(text):
-    """The first non-empty line, so alike failures group: without a
-    file:line prefix or a "(seed N)", a repeated "word: " prefix once,
-    positions as {...}, numbers as N; a stub's message only up to "see the TODOs"."""
+def first_line(text):
+    """The first non-empty line of a message, sanitized and capped: how a
+    group of failures is shown."""
     line = next((l.strip() for l in reports.sanitize(text).splitlines() if l.strip()), "(no message)")
-    line = re.sub(r"^[\w./-]+\.[ch]:\d+: ", "", line)
-    line = re.sub(r"^([a-z][a-z ]*: )\1+", r"\1", line)
-    line = re.sub(r"\s*\(seed \d+\)", "", line)
-    stub = re.match(r"(.*?not implemented yet: .*?\(see the TODOs in your code\))", line)
-    if stub:
-        line = stub.group(1)
-    line = re.sub(r"\{[^{}]*\}", "{...}", line)
-    line = re.sub(r"\d+(\.\d+)?", "N", line)
     return line if len(line) <= MESSAGE_SHOWN else line[:MESSAGE_SHOWN - 3] + "..."
 
 
@@ -243,23 +236,27 @@ def pass_rates(students):
 
 
 def common_failures(students):
-    """[(message, failures, students, example tests)] most frequent first."""
+    """[(message, failures, students, example tests)] most frequent first:
+    failures grouped by cause as the feedback groups them (reports.
+    cause_key: the message without its positions, numbers and answers),
+    each group shown by the first line of its first message."""
     groups = {}
     for s in students:
         for test in s.tests:
             if not _failed(test):
                 continue
-            message = normalize_message(_output(test))
-            entry = groups.setdefault(message, {"count": 0, "students": set(), "tests": {}})
+            output = _output(test)
+            entry = groups.setdefault(reports.cause_key(output),
+                                      {"shown": first_line(output), "count": 0, "students": set(), "tests": {}})
             entry["count"] += 1
             entry["students"].add(s.name)
             label = test_label(test)
             entry["tests"][label] = entry["tests"].get(label, 0) + 1
     ranked = sorted(groups.items(), key=lambda kv: (-kv[1]["count"], -len(kv[1]["students"]), kv[0]))
     out = []
-    for message, entry in ranked:
+    for _, entry in ranked:
         tests = sorted(entry["tests"], key=lambda t: (-entry["tests"][t], t))
-        out.append((message, entry["count"], len(entry["students"]), tests))
+        out.append((entry["shown"], entry["count"], len(entry["students"]), tests))
     return out
 
 
@@ -681,8 +678,9 @@ def _pass_rates_section(graded, chart_files):
 def _failures_section(graded):
     failures = common_failures(graded)
     parts = ['<h2 id="failures">Most common failure messages</h2>',
-             '<p class="small">First line of each failing test\'s message, numbers replaced by N, '
-             f"so alike failures group; the {FAILURES_SHOWN} most frequent.</p>"]
+             '<p class="small">Failing tests grouped by cause as the feedback groups them (the '
+             "message without its positions, numbers and answers), each shown by the first line "
+             f"of one of them; the {FAILURES_SHOWN} most frequent.</p>"]
     if not failures:
         return parts + ["<p>No test failed.</p>"]
     rows = [[count, who, message, ", ".join(tests[:3]) + (f" and {len(tests) - 3} more"

@@ -123,6 +123,23 @@ class Flags(unittest.TestCase):
         s = self.student("a", [test("one", 0, score=1)], flags=["memo_suspect", "copies_standin", "leak"])
         self.assertEqual(classreport.flags(s), ["leak", "copies_standin", "memo_suspect"])
 
+    def test_a_configured_checks_flag_reaches_the_report(self):
+        # each check of lab.ini's [checks] (the shipped term: warnings) raises its own flag
+        from gradelib import checks
+        if not checks.flags():
+            self.skipTest("this term's lab.ini configures no check with a flag")
+        flag = checks.flags()[0]
+        s = self.student("a", [test("one", 0)], flags=[flag, "crash"])
+        self.assertEqual(classreport.flags(s), ["crash", flag])
+
+    def test_failures_group_by_the_feedbacks_cause_and_show_a_first_line(self):
+        a = self.student("a", [test("one", 1, "failed", output="grundy_is_p_position({9=1}) returned false\nmore"),
+                               test("two", 1, "failed", output="the memo is empty")])
+        b = self.student("b", [test("one", 1, "failed", output="grundy_is_p_position({12=1, 3=2}) returned true\nmore")])
+        groups = classreport.common_failures([a, b])
+        self.assertEqual([(shown, count, who) for shown, count, who, _ in groups],
+                         [("grundy_is_p_position({9=1}) returned false", 2, 2), ("the memo is empty", 1, 1)])
+
     def test_unknown_and_malformed_flags_are_dropped(self):
         s = self.student("a", [test("one", 0)], flags=["made_up", "crash", 7])
         self.assertEqual(classreport.flags(s), ["crash"])
