@@ -1,29 +1,72 @@
 """warnings::taskN: the task's file compiles without a warning of the
-lab's warning flags ([lab] warnings). It earns nothing (its weight in
-lab.ini is 0) and flags the grading, so a TA can find the submissions
-whose warnings were never read; make test prints the same warnings.
+lab's warning flags ([lab] warnings). Shipped at weight 0: it earns
+nothing and flags the grading, so a TA can find the submissions whose
+warnings were never read; make test prints the same warnings.
 
-It reads only what the build phase kept of the compiler's words (capped
-by the sandbox), never the student's files.
+A pragma can turn a warning off, so the file's preprocessed text (gcc -E
+with the grading's own flags, in the compiler's sandbox and limits) must
+hold no `#pragma GCC diagnostic` (nor clang's, nor system_header) in the
+file's own lines: whether written out or made by _Pragma in a macro, the
+preprocessor writes each as such a line. Whatever weight an instructor
+gives the check, hiding a warning fails it.
+
+It reads what the build phase kept of the compiler's words (capped by
+the sandbox) and at most PREPROCESSED_CAP bytes of gcc's output.
 """
 
+import os
 import re
 
-from .. import config
+from .. import build, config, safefs, sandbox
 
 TITLE = "the task's file compiles without warnings"
 FLAG = "warnings"
 SHOWN = 5   # warnings quoted in the message; the rest are counted
+PREPROCESSED_CAP = 8 << 20
+_MARKER = re.compile(rb'^# \d+ "([^"\n]*)"')
+_SILENCER = re.compile(rb"^\s*#\s*pragma\s+(GCC|clang)\s+(diagnostic|system_header)\b")
+_seen = {}   # (scratch, file) -> the sentence naming a pragma, or ""
 
 
 def check(ctx, builds, suite_results, task):
     file = config.FILE_OF_TASK[task]
-    build = builds.get(file)
-    if build is None or not build.compiled:
+    built = builds.get(file)
+    if built is None or not built.compiled:
         return "failed", f"{file} did not compile (see build::{file}), so its warnings are not known"
-    warnings = [line for line in build.warnings.splitlines() if re.search(r": warning: ", line)]
+    key = (ctx.scratch, file)
+    if key not in _seen:
+        _seen[key] = _silencer(ctx, file)
+    if _seen[key]:
+        return "failed", _seen[key]
+    warnings = [line for line in built.warnings.splitlines() if re.search(r": warning: ", line)]
     if not warnings:
         return "passed", f"{file} compiles without warnings"
     more = f"\n... and {len(warnings) - SHOWN} more" if len(warnings) > SHOWN else ""
     return "failed", (f"{file} compiles with {len(warnings)} warning(s); each is a likely bug "
                       "(make test prints them too):\n" + "\n".join(warnings[:SHOWN]) + more)
+
+
+def _silencer(ctx, file):
+    """"" when the preprocessed file turns no diagnostic off, else why it
+    fails (a pragma found, or the file could not be preprocessed)."""
+    obj_dir = os.path.join(ctx.scratch, "obj")
+    output = f"{file}.warnings.i"
+    argv = build.compile_argv(config.CFLAGS, file, os.path.join(obj_dir, output))
+    argv[argv.index("-c")] = "-E"
+    result = sandbox.run(ctx.mode, argv, limits=build.COMPILE_LIMITS, env=build.COMPILE_ENV,
+                         **build.compile_view(ctx.scratch, obj_dir))
+    try:
+        text = safefs.read_regular(os.path.join(obj_dir, output), PREPROCESSED_CAP) if result.ok else None
+    except (safefs.Refused, OSError) as error:
+        return f"{file} could not be checked for warnings: its preprocessed text {error}"
+    if text is None:
+        return f"{file} could not be checked for warnings: the preprocessor stopped ({result.describe()})"
+    ours = False
+    for number, line in enumerate(text.split(b"\n"), 1):
+        marker = _MARKER.match(line)
+        if marker:
+            ours = marker.group(1) == f"src/{file}".encode()
+        elif ours and _SILENCER.match(line):
+            return (f"{file} turns compiler diagnostics off with a pragma ({line.strip().decode('ascii', 'replace')[:80]}), "
+                    "so its warnings cannot be known: take the pragma out")
+    return ""
