@@ -5,6 +5,7 @@ module only parses it and refuses anything that would make the total wrong.
 """
 
 import fnmatch
+import math
 import re
 from dataclasses import dataclass
 
@@ -86,6 +87,8 @@ def term_lines(path, tasks=None, files=None, task_points=None, timed_task=None, 
     points in the definition (task_points {task: points}; timing::* lines
     are the timed task's). The lines give a task's split; the definition
     gives its points: a TA who changes a task's points edits lab.ini only.
+    Scaled lines are whole UNITs, rounded by the largest remainder, so a
+    task's lines (and then its tests, _shares) add up to its points exactly.
     Each of lab.ini's [checks] (NAME, WEIGHT) adds the line "WEIGHT
     NAME::taskN" for every task that has lines, as if rubric.txt held it
     (line 0)."""
@@ -106,17 +109,21 @@ def term_lines(path, tasks=None, files=None, task_points=None, timed_task=None, 
         task = task_of_pattern(line.pattern)
         return timed_task if task is None and line.pattern.startswith("timing::") else task
 
-    scaled = []
-    for line in lines:
-        task = task_of(line)
-        if task not in task_points:
-            scaled.append(line)       # build::FILE (0 points), or a line of no task
-            continue
-        weight = sum(l.points for l in lines if task_of(l) == task)
+    units = {}   # each task's lines in whole UNITs that add up to its points exactly
+    for task in dict.fromkeys(task_of(l) for l in lines if task_of(l) in task_points):
+        mine = [i for i, l in enumerate(lines) if task_of(l) == task]
+        weight = sum(lines[i].points for i in mine)
         if weight <= 0:
             raise RubricError(f"{path}: Task {task}'s lines have no points to share its "
                               f"{task_points[task]:g} (lab.ini)")
-        scaled.append(Line(line.points * task_points[task] / weight, line.pattern, line.number))
+        exact = {i: lines[i].points * task_points[task] * UNIT / weight for i in mine}
+        floors = {i: math.floor(exact[i] + 1e-6) for i in mine}
+        left = round(task_points[task] * UNIT) - sum(floors.values())
+        for i in sorted(mine, key=lambda i: floors[i] - exact[i])[:max(left, 0)]:
+            floors[i] += 1    # the largest remainders take what rounding down left over
+        units.update(floors)
+    scaled = [Line(units[i] / UNIT, l.pattern, l.number) if i in units else l   # build::FILE, no task
+              for i, l in enumerate(lines)]
     return scaled, excluded
 
 
