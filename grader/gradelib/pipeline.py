@@ -890,7 +890,8 @@ def _save_log(ctx, result, cwd):
         what = f"objcheck-{result.argv[0]}-{os.path.basename(result.argv[-1])}"
     elif "-o" in result.argv[:-1]:   # a compiler or linker run: name it by what it makes
         made = os.path.basename(result.argv[result.argv.index("-o") + 1])
-        what = ("compile-" if "-c" in result.argv else "link-") + made
+        kind = "compile-" if "-c" in result.argv else "preprocess-" if "-E" in result.argv else "link-"
+        what = kind + made
     path = os.path.join(ctx.out, "logs", f"{number:02d}-{what}.txt")
     try:
         with open(path + ".tmp", "w", encoding="utf-8") as handle:
