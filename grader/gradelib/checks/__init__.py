@@ -8,8 +8,10 @@ holds:
     TITLE   what it checks, in a few words (the log, the docs)
     FLAG    the flag its failures raise ("" for none; results.flags_of)
     check(ctx, builds, suite_results, task) -> (status, message)
-            its test for one task: "passed" or "failed", and the words
-            for the student; builds: {file: build.FileBuild};
+            its test for one task: "passed", "failed" (raises FLAG) or
+            "not_run" (its answer rests on what failed before it, such
+            as a file that did not compile: one cause, one flag), and
+            the words for the student; builds: {file: build.FileBuild};
             suite_results: the suites' [TestResult]
 A check runs after every graded phase (untimed, on the grading's own
 time cap), in the definition's order. Whatever it computes from student
@@ -50,7 +52,7 @@ def _run(ctx, name, builds, suite_results):
     for task in config.TASKS:
         status, message = check.check(ctx, builds, suite_results, task)
         tests.append(TestResult(f"{name}::task{task}", task, status, message, kind=name,
-                                flags=[check.FLAG] if check.FLAG and status != "passed" else []))
+                                flags=[check.FLAG] if check.FLAG and status == "failed" else []))
     return tests
 
 

@@ -32,7 +32,7 @@ def check(ctx, builds, suite_results, task):
     file = config.FILE_OF_TASK[task]
     built = builds.get(file)
     if built is None or not built.compiled:
-        return "failed", f"{file} did not compile (see build::{file}), so its warnings are not known"
+        return "not_run", f"{file} did not compile (see build::{file}), so its warnings are not known"
     key = (ctx.scratch, file)
     if key not in _seen:
         _seen[key] = _silencer(ctx, file)

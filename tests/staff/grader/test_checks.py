@@ -84,6 +84,19 @@ class Running(unittest.TestCase):
         self.assertEqual((tests[0].flags, tests[1].flags), ([], ["fake_flag"]))
         self.assertEqual(results.flags_of(tests, {}), ["fake_flag"])
 
+    def test_a_check_not_run_for_an_earlier_failure_raises_no_flag(self):
+        self.fake.check = lambda ctx, builds, suite_results, task: ("not_run", "the file did not compile")
+        tests = checks.run_all(Ctx(), {}, [])
+        self.assertEqual([(t.status, t.flags) for t in tests], [("not_run", []), ("not_run", [])])
+        self.assertEqual(results.flags_of(tests, {}), [])
+
+    def test_the_warnings_check_waits_for_its_file_to_compile(self):
+        from gradelib.checks import warnings
+        with mock.patch.object(config, "FILE_OF_TASK", {0: "grundy_position.c"}):
+            status, message = warnings.check(Ctx(), {"grundy_position.c": mock.Mock(compiled=False)}, [], 0)
+        self.assertEqual(status, "not_run")
+        self.assertIn("did not compile", message)
+
     def test_a_check_that_raises_fails_its_own_tests_only(self):
         self.fake.check = lambda *args: 1 / 0
         tests = checks.run_all(Ctx(), {}, [])
