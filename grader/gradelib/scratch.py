@@ -9,8 +9,9 @@ process id), and the scratch is a tmpfs mounted there with a size and an
 inode cap (config.SCRATCH_BYTES, SCRATCH_FILES), nosuid and nodev. Nothing
 outside the grader sees that mount, and when the grader dies, even by
 SIGKILL, its namespace and the tmpfs with the sources vanish with it (only
-the empty mount-point directory is left in TMPDIR; bubblewrap, started from
-inside, still binds the scratch into each sandbox).
+the empty mount-point directory is left in TMPDIR, and the next grading
+removes it: sweep_stale; bubblewrap, started from inside, still binds the
+scratch into each sandbox).
 
 Not root, or unshare/mount unavailable (a container without CAP_SYS_ADMIN),
 or --keep-scratch (a tmpfs cannot outlive the grader): a plain directory
@@ -21,12 +22,15 @@ says which mode ran and why, for the log line of the sandbox.
 
 import contextlib
 import os
+import re
 import secrets
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
+import time
 import threading
 
 from . import config, sandbox
@@ -36,6 +40,9 @@ from . import config, sandbox
 # namespace than the one unshare made, so it is never mistaken for ours.
 MARKER = "GRUNDY_GRADER_UNSHARED_FROM"
 UNSHARE = ["--mount", "--propagation", "private"]
+# A left-over scratch is swept only when older than any grading can last
+# (an hour, or four times the term's ceiling on a grading's time).
+STALE_SECONDS = max(3600, 4 * config.GRADING_CAP_CEILING)
 
 
 def _mount_namespace():
@@ -87,6 +94,42 @@ def in_private_namespace():
     return True, ""
 
 
+STALE_PREFIX = re.compile(r"grundy-grade-(\d+)-")
+
+
+def sweep_stale(directory=None):
+    """Removes the scratch directories in TMPDIR that a grader killed by
+    SIGKILL left behind: named by a grader's pid that no longer runs, ours
+    (same owner, a directory, not a link), and older than the longest a
+    grading may take (so a grader in another pid namespace that shares
+    TMPDIR keeps its own). Returns how many it removed."""
+    directory = directory or tempfile.gettempdir()
+    removed = 0
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return 0
+    for name in names:
+        match = STALE_PREFIX.match(name)
+        if match is None or int(match.group(1)) == os.getpid():
+            continue
+        path = os.path.join(directory, name)
+        try:
+            info = os.lstat(path)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() \
+                    or time.time() - info.st_mtime < STALE_SECONDS:
+                continue
+            os.kill(int(match.group(1)), 0)
+            continue          # its grader still runs
+        except ProcessLookupError:
+            pass
+        except (OSError, OverflowError):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed += not os.path.lexists(path)
+    return removed
+
+
 class Scratch:
     """One grading's scratch directory (see the module's docstring)."""
 
@@ -99,7 +142,8 @@ class Scratch:
         # grading's scratch by name, but another grading's (grade-all -j,
         # a uid of its own each) is out of its sight, with or without
         # bubblewrap, and the audit (sandbox.audit) cannot list it either.
-        self.top = tempfile.mkdtemp(prefix="grundy-grade-")
+        sweep_stale()
+        self.top = tempfile.mkdtemp(prefix=f"grundy-grade-{os.getpid()}-")
         os.chmod(self.top, 0o711)
         self.path = os.path.join(self.top, secrets.token_hex(16))
         os.mkdir(self.path)

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 import unittest
 from pathlib import Path
 
@@ -103,6 +104,30 @@ class Scratch(unittest.TestCase):
         os.kill(child.pid, signal.SIGTERM)
         self.wait_gone(child)
         self.assertFalse(os.path.exists(path), "SIGTERM left the scratch behind")
+
+    def test_a_dead_graders_old_scratch_is_swept_and_nothing_else(self):
+        sys.path.insert(0, str(ROOT / "grader"))
+        from gradelib import scratch
+        dead = subprocess.Popen(["true"])
+        dead.wait()
+        old = time.time() - scratch.STALE_SECONDS - 60
+        made = {}
+        for what, name in (("dead, old", f"grundy-grade-{dead.pid}-aaaa"),
+                           ("dead, recent", f"grundy-grade-{dead.pid}-bbbb"),
+                           ("alive, old", f"grundy-grade-{os.getppid()}-cccc"),
+                           ("not a scratch", "grundy-grade-xyz"),
+                           ("a link", f"grundy-grade-{dead.pid}-link")):
+            path = os.path.join(self.tmp, name)
+            if what == "a link":
+                os.symlink(made["dead, old"], path)
+            else:
+                os.makedirs(os.path.join(path, "d" * 32))
+            if what != "dead, recent":
+                os.utime(path, (old, old), follow_symlinks=False)
+            made[what] = path
+        self.assertEqual(scratch.sweep_stale(self.tmp), 1)
+        self.assertEqual(sorted(w for w, p in made.items() if os.path.lexists(p)),
+                         ["a link", "alive, old", "dead, recent", "not a scratch"])
 
     def test_inherited_marker_is_not_trusted(self):
         # A marker naming another namespace than ours (inherited from a
