@@ -44,7 +44,7 @@ import re
 import statistics
 import urllib.parse
 
-from . import batch, checks, config, reports, results, safefs
+from . import batch, checks, config, page, reports, results, safefs
 
 TASKS = tuple(config.TASKS)
 TASK_MAX = {t.number: t.points for t in config.LAB.tasks}
@@ -748,13 +748,7 @@ def _student_row(s, words, report_dir):
 
 
 def _page(parts):
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-            "img-src 'self'; style-src 'unsafe-inline'\">\n"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            "<title>Grundy lab: class report</title>\n"
-            f"<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
-            + "\n".join(parts) + "\n</main>\n</body>\n</html>\n")
+    return page.page("Grundy lab: class report", "\n".join(parts), STYLE, images=True)
 
 
 # ---- writing -----------------------------------------------------------------------

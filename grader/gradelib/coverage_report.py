@@ -20,7 +20,7 @@ import math
 import os
 from xml.sax.saxutils import quoteattr
 
-from . import config, safefs
+from . import config, page, safefs
 
 COBERTURA = "cobertura.xml"   # GitLab's coverage report (the CI templates name it)
 LINE_CAP = 100_000       # lines of one file
@@ -140,9 +140,7 @@ def render_html(files, sources):
     every = totals(files)
     e = html.escape
     branch = every["branch_percent"]
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           "<title>Coverage of your files</title>", f"<style>{STYLE}</style></head><body>",
-           "<h1>Which lines of your files the public tests ran</h1>",
+    out = ["<h1>Which lines of your files the public tests ran</h1>",
            f"<p>{every['lines_covered']} of {every['lines_valid']} lines ran ({every['line_percent']:g}%)"
            + (f"; {every['branches_covered']} of {every['branches_valid']} branches were taken "
               f"({branch:g}%)" if branch is not None else "") + ".</p>",
@@ -166,8 +164,7 @@ def render_html(files, sources):
             out.append(f'<tr class="{css}"><td class="n">{number}</td><td>{e(mark)}</td>'
                        f"<td><pre>{e(text)}</pre></td></tr>")
         out.append("</table>")
-    out.append("</body></html>\n")
-    return "\n".join(out)
+    return page.page("Coverage of your files", "\n".join(out), STYLE)
 
 
 def read_sources(src_dir):

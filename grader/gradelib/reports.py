@@ -53,7 +53,7 @@ import re
 import urllib.parse
 import xml.etree.ElementTree as ET
 
-from . import safefs
+from . import page, safefs
 
 LABEL_CAP = 300                 # characters per name, file, position, note...
 MESSAGE_CAP = 4 * 1024          # characters per test message
@@ -802,13 +802,7 @@ def render_html(blocks) -> str:
         elif kind == "link":
             text, label, href = args
             body.append(f'<p>{e(text)} <a href="{html.escape(href)}">{e(label)}</a></p>')
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-            "style-src 'unsafe-inline'\">\n"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            "<title>Grundy lab: autograder feedback</title>\n"
-            f"<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
-            + "\n".join(body) + "\n</main>\n</body>\n</html>\n")
+    return page.page("Grundy lab: autograder feedback", "\n".join(body), STYLE)
 
 
 # ---- writing -----------------------------------------------------------------

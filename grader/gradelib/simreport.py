@@ -46,7 +46,7 @@ import os
 import shutil
 import tempfile
 
-from . import config, reports, safefs, simcompare, simsources, standin
+from . import config, page, reports, safefs, simcompare, simsources, standin
 
 PAGES_DIR = "similarity-pairs"
 MAX_PAGES = 500          # pair pages at most (the highest scores): a class of copies must not write 20,000
@@ -71,20 +71,12 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .n{color:#888;user-select:none}
 """
 
-HEAD = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-        "style-src 'unsafe-inline'\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        "<title>{title}</title>\n<style>{style}</style>\n</head>\n<body>\n<main>\n")
-
-
 def _e(text):
     return html.escape(reports.sanitize(text), quote=True)
 
 
 def _page(title, parts):
-    return (HEAD.replace("{title}", _e(title)).replace("{style}", STYLE)
-            + "\n".join(parts) + "\n</main>\n</body>\n</html>\n")
+    return page.page(reports.sanitize(title), "\n".join(parts), STYLE)
 
 
 def _table(header, rows, numeric=()):
