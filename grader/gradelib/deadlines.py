@@ -3,11 +3,14 @@
 policy.py holds the rules and their arithmetic; this module reads a
 submission's own time (Gradescope's submission_metadata.json, a commit's
 date) and writes what the rules made of it into a grading's OUT:
-results.json (score after the penalty; extra_data.policy with the raw
-score, the penalty and why), feedback.md and feedback.html (a block under
-the score). Applying is idempotent: the raw score is kept in
-extra_data.policy, so applying again (a regrade, a rerun of grade-all)
-recomputes from it and gives the same files. Nothing here reads the clock.
+the grading's result model (reports.MODEL_FILE), from which reports.py
+renders results.json (score after the penalty; extra_data.policy with the
+raw score, the penalty and why), feedback.md and feedback.html (a
+"Deadline and submissions" block under the score) again: the calendar is
+a stage before rendering, never a patch of rendered files. Applying is
+idempotent: the model's score stays the raw score, so applying again (a
+regrade, a rerun of grade-all) gives the same files. Nothing here reads
+the clock.
 
 On Gradescope, past the submission limit (Gradescope's recipe: count
 previous_submissions from this submission's created_at), the submission is
@@ -18,16 +21,10 @@ itself over the limit) does not count.
 """
 
 import copy
-import html
 import json
-import os
-import re
 
 from . import policy as rules
 from . import reports, safefs
-
-MD_START, MD_END = "<!-- policy -->", "<!-- /policy -->"
-
 
 class DeadlineError(Exception):
     """The submission's time or due date cannot be known."""
@@ -136,22 +133,19 @@ def kept_results(meta, submitted, budget):
 
 # ---- applying to OUT ------------------------------------------------------------------
 
-def _read(path):
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
-
-
 def apply(out, policy, submitted, due, extension="", hard_end=None, budget_text="", note=""):
     """Applies the late penalty of a submission made at `submitted` (None:
-    unknown, no penalty and `note` says why) to OUT; returns the assessment
-    (None when the time is unknown). Idempotent."""
-    doc = json.loads(_read(os.path.join(out, "results.json")))
-    extra = doc.get("extra_data") if isinstance(doc.get("extra_data"), dict) else {}
-    old = extra.get("policy") if isinstance(extra.get("policy"), dict) else {}
-    raw = reports.number(old.get("raw_score", doc.get("score")))
-    output = str(doc.get("output") or "")
-    if old.get("prefix") and output.startswith(old["prefix"]):
-        output = output[len(old["prefix"]):]
+    unknown, no penalty and `note` says why) to OUT: the grading's result
+    model (OUT/logs/grading.json) gets the calendar's mark and its four
+    files are rendered again from it. Returns the assessment (None when the
+    time is unknown). Idempotent: the model's score is the raw score, never
+    changed here."""
+    try:
+        model = reports.read_model(out)
+    except (OSError, ValueError, safefs.Refused) as error:
+        raise DeadlineError(f"{out}: no result model to apply the calendar to "
+                            f"({reports.MODEL_FILE}: {error}); grade it again with this grader") from None
+    raw = reports.number(model.get("score"))
     assessment = None
     if submitted is not None and due is not None and policy.late:
         assessment = rules.assess(policy, raw, submitted, due, extension, hard_end)
@@ -165,72 +159,20 @@ def apply(out, policy, submitted, due, extension="", hard_end=None, budget_text=
         lines.append(note)
     if budget_text:
         lines.append(budget_text)
-    prefix = "\n".join(lines) + "\n\n" if lines else ""
-    mark = {"counted": True, "raw_score": raw,
-            "penalty": assessment.penalty if assessment else 0.0,
-            "score": assessment.score if assessment else raw,
-            "percent": assessment.percent if assessment else 0.0,
-            "days_late": assessment.days_late if assessment else 0,
-            "late_minutes": max(0, round(assessment.late_seconds / 60, 1)) if assessment else None,
-            "cutoff": assessment.cutoff if assessment else False,
-            "due": rules.show_time(due) if due else None,
-            "submitted": rules.show_time(submitted) if submitted else None,
-            "extension": extension or None,
-            "why": " ".join(lines[1:] if assessment and assessment.penalty else lines) if lines else "",
-            "budget": budget_text or None, "prefix": prefix}
-    doc["score"] = mark["score"]
-    if mark["penalty"]:
-        # The grader's summary starts with the raw score: named as such.
-        output = re.sub(r"\AScore: ", "Raw score: ", output)
-    else:
-        output = re.sub(r"\ARaw score: ", "Score: ", output)
-    doc["output"] = prefix + output
-    extra["policy"] = mark
-    doc["extra_data"] = extra
-    text = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    safefs.write_atomic(os.path.join(out, "results.json"), text.encode("utf-8"))
-    lead = None
-    if assessment and assessment.penalty:
-        lead = (f"{reports.points(assessment.score)}", f" (raw score {reports.points(raw)}, "
-                f"late penalty {reports.points(assessment.penalty)})")
-    _feedback(out, lines, lead)
+    model["policy"] = {
+        "counted": True, "raw_score": raw,
+        "penalty": assessment.penalty if assessment else 0.0,
+        "score": assessment.score if assessment else raw,
+        "percent": assessment.percent if assessment else 0.0,
+        "days_late": assessment.days_late if assessment else 0,
+        "late_minutes": max(0, round(assessment.late_seconds / 60, 1)) if assessment else None,
+        "cutoff": assessment.cutoff if assessment else False,
+        "due": rules.show_time(due) if due else None,
+        "submitted": rules.show_time(submitted) if submitted else None,
+        "extension": extension or None,
+        "why": " ".join(lines[1:] if assessment and assessment.penalty else lines) if lines else "",
+        "budget": budget_text or None,
+        "lines": lines,
+        "prefix": "\n".join(lines) + "\n\n" if lines else ""}
+    reports.write_reports(model, out)
     return assessment
-
-
-_MD_LEAD = re.compile(r"^\*\*Score: (?P<score>[^*/]*?) / (?P<max>[^*]*?)\*\*(?P<raw> \(raw score [^)\n]*\))?$", re.M)
-_HTML_LEAD = re.compile(r'<p class="lead">Score: (?P<score>[^<]*?) / (?P<max>[^<(]*?)(?P<raw> \(raw score [^)<]*\))?</p>')
-
-
-def _lead(match, lead, raw_score, template):
-    """The score line: the score after the penalty, then the raw score (lead
-    = (score, note)); or, with no penalty, the raw score alone again."""
-    score, note = lead if lead else (raw_score, "")
-    return template.format(score=score, max=match.group("max"), note=note)
-
-
-def _feedback(out, lines, lead=None):
-    """The policy block under the score of feedback.md and feedback.html,
-    replacing the one an earlier apply wrote; the score line shows the
-    score after the penalty and the raw score beside it."""
-    md_path, html_path = os.path.join(out, "feedback.md"), os.path.join(out, "feedback.html")
-    raw = json.loads(_read(os.path.join(out, "results.json")))["extra_data"]["policy"]["raw_score"]
-    raw_text = html.escape(reports.points(raw))
-    if os.path.isfile(md_path):
-        text = re.sub(re.escape(MD_START) + r".*?" + re.escape(MD_END) + r"\n\n", "", _read(md_path), flags=re.S)
-        text = _MD_LEAD.sub(lambda m: _lead(m, lead, raw_text, "**Score: {score} / {max}**{note}"), text, count=1)
-        block = (MD_START + "\n\n## Deadline and submissions\n\n"
-                 + "\n".join(f"- {line}" for line in lines) + "\n\n" + MD_END + "\n\n") if lines else ""
-        match = re.search(r"^\*\*Score: [^\n]*\n\n", text, flags=re.M)
-        at = match.end() if match else 0
-        safefs.write_atomic(os.path.join(out, "feedback.md"), (text[:at] + block + text[at:]).encode("utf-8"))
-    if os.path.isfile(html_path):
-        text = re.sub(re.escape(MD_START) + r".*?" + re.escape(MD_END) + "\n", "", _read(html_path), flags=re.S)
-        text = _HTML_LEAD.sub(lambda m: _lead(m, lead, raw_text,
-                                             '<p class="lead">Score: {score} / {max}{note}</p>'), text, count=1)
-        block = (MD_START + '<h2>Deadline and submissions</h2>\n<ul>\n'
-                 + "\n".join(f"<li>{html.escape(line)}</li>" for line in lines) + "\n</ul>" + MD_END + "\n") \
-            if lines else ""
-        match = re.search(r'<p class="lead">[^\n]*</p>\n', text)
-        at = match.end() if match else 0
-        safefs.write_atomic(os.path.join(out, "feedback.html"), (text[:at] + block + text[at:]).encode("utf-8"))
-

@@ -3,7 +3,9 @@
 The grader core builds a result dict per submission (the result model:
 submission, started, seed, sandbox, hidden_visibility, phases,
 execution_time, notes, builds, tests, timing, memory, coverage, score,
-max_score). write_reports(result, out_dir) turns it into four files:
+max_score; and policy, the course calendar's mark, when deadlines.apply
+renders the files again). write_reports(result, out_dir) turns it into
+four files, and keeps the model itself in logs/grading.json:
 
   results.json   Gradescope's autograder results format
                  (https://gradescope-autograders.readthedocs.io/en/latest/specs/);
@@ -99,6 +101,20 @@ _FIRST_LEAK_RANK = _MEMORY_RANK["Leak_DefinitelyLost"]
 _HANDOUT_REFERENCE = re.compile(r"\(handout: (?:handouts/)?grundy-lab\.html#([A-Za-z0-9_-]+)\)")
 _HANDOUT_URL = re.compile(r"https?://[^\s\"'<>#]+")
 HANDOUT_COPY = "handout.html"   # the handout's name in the output directory
+# The result model itself, for the course calendar to render from again
+# (deadlines.apply); under logs/, which no platform adapter shows students.
+MODEL_FILE = os.path.join("logs", "grading.json")
+MODEL_CAP = 64 << 20
+
+
+def read_model(out_dir) -> dict:
+    """The result model write_reports kept in out_dir; raises OSError,
+    safefs.Refused or ValueError (with why) when it is not there or not one."""
+    data = safefs.read_regular(os.path.join(out_dir, MODEL_FILE), MODEL_CAP)
+    model = json.loads(data)
+    if not isinstance(model, dict):
+        raise ValueError(f"{MODEL_FILE} is not a grading's result model")
+    return model
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 _NOT_XML = re.compile("[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -239,7 +255,9 @@ def _build_problems(build) -> bool:
 def summary_text(result) -> str:
     """The short plain-text summary at the top of Gradescope's results."""
     rows = _rows(result)
-    lines = [f"Score: {points(result.get('score'))}/{points(result.get('max_score'))}"]
+    late = _policy(result)
+    lines = [f"{'Raw score' if late.get('penalty') else 'Score'}: "
+             f"{points(result.get('score'))}/{points(result.get('max_score'))}"]
     for task, task_rows in _tasks(rows).items():
         score, max_score, count, failing = _totals(task_rows)
         lines.append(f"{_task_title(result, task)}: {points(score)}/{points(max_score)} ({_passed(count, failing)})")
@@ -254,7 +272,13 @@ def summary_text(result) -> str:
         lines += ["", "Notes:"] + [f"- {note}" for note in notes]
     lines += ["", f"Sandbox: {clean(result.get('sandbox'))}. Seed: {clean(result.get('seed'))}"
               " (a regrade with this seed gives the same tests)."]
-    return cap("\n".join(lines), SUMMARY_CAP)
+    return (late.get("prefix") or "") + cap("\n".join(lines), SUMMARY_CAP)
+
+
+def _policy(result) -> dict:
+    """The course calendar's mark (result["policy"], set by deadlines.apply
+    before the files are rendered again), or {}."""
+    return result.get("policy") if isinstance(result.get("policy"), dict) else {}
 
 
 def _gradescope_output(test) -> str:
@@ -324,8 +348,9 @@ CHALLENGE_NAME = "Challenge: largest heap"
 def gradescope_results(result) -> dict:
     """The results.json document."""
     coverage = result.get("coverage") or {}
+    late = _policy(result)
     doc = {
-        "score": number(result.get("score")),
+        "score": number(late["score"] if "score" in late else result.get("score")),
         "execution_time": math.ceil(number(result.get("execution_time"))),
         "output": summary_text(result),
         "output_format": "text",
@@ -357,6 +382,8 @@ def gradescope_results(result) -> dict:
                         "passed": bool(t.get("passed"))} for t in result.get("timing") or []],
         },
     }
+    if late:
+        doc["extra_data"]["policy"] = late
     board = _leaderboard(result)
     if board:
         doc["leaderboard"] = board
@@ -443,8 +470,14 @@ def junit_xml(result) -> bytes:
 def feedback_blocks(result, handout=None) -> list:
     """The feedback's blocks; `handout` is where handout sections link to
     (handout_base), or None for no links."""
-    score = f"Score: {points(result.get('score'))} / {points(result.get('max_score'))}"
-    blocks = [("h1", "Grundy lab: autograder feedback"), ("lead", score)]
+    late = _policy(result)
+    shown = late["score"] if late.get("penalty") else result.get("score")
+    score = f"Score: {points(shown)} / {points(result.get('max_score'))}"
+    note = (f" (raw score {points(result.get('score'))}, late penalty {points(late['penalty'])})"
+            if late.get("penalty") else "")
+    blocks = [("h1", "Grundy lab: autograder feedback"), ("lead", score, note)]
+    if late.get("lines"):
+        blocks += [("h2", "Deadline and submissions"), ("list", [clean(line, MESSAGE_CAP) for line in late["lines"]])]
     blocks += _summary_blocks(result)
     notes = [clean(note, MESSAGE_CAP) for note in result.get("notes") or []]
     if notes:
@@ -752,8 +785,9 @@ def render_markdown(blocks) -> str:
     for kind, *args in blocks:
         if kind in ("h1", "h2", "h3"):
             out.append("#" * int(kind[1]) + " " + _md_inline(args[0]))
-        elif kind == "lead":
-            out.append(f"**{_md_inline(args[0])}**")
+        elif kind == "lead":   # the score, then a note beside it (the raw score, when late)
+            note = " " + _md_inline(args[1], False) if len(args) > 1 and args[1].strip() else ""
+            out.append(f"**{_md_inline(args[0])}**{note}")
         elif kind == "p":
             out.append(_md_inline(args[0]))
         elif kind == "list":
@@ -789,7 +823,7 @@ def render_html(blocks) -> str:
         if kind in ("h1", "h2", "h3", "p"):
             body.append(f"<{kind}>{e(args[0])}</{kind}>")
         elif kind == "lead":
-            body.append(f'<p class="lead">{e(args[0])}</p>')
+            body.append(f'<p class="lead">{e("".join(args))}</p>')
         elif kind == "list":
             body.append("<ul>\n" + "\n".join(f"<li>{e(item)}</li>" for item in args[0]) + "\n</ul>")
         elif kind == "code":
@@ -827,10 +861,15 @@ def write_reports(result: dict, out_dir: str, handout: str | None = None) -> Non
     `result` (the grader's result model) into out_dir, each atomically.
     results.json goes first: it is the one Gradescope needs. `handout` is
     the rendered handout to link sections to (see handout_base)."""
-    os.makedirs(out_dir, exist_ok=True)
+    os.makedirs(os.path.join(out_dir, "logs"), exist_ok=True)
+    result = dict(result)
+    if "handout_base" not in result:   # kept, so the calendar renders the same links
+        result["handout_base"] = handout_base(out_dir, handout)
     results = json.dumps(gradescope_results(result), indent=2, ensure_ascii=False, allow_nan=False)
     safefs.write_atomic(os.path.join(out_dir, "results.json"), (results + "\n").encode("utf-8"))
     safefs.write_atomic(os.path.join(out_dir, "junit.xml"), junit_xml(result))
-    blocks = feedback_blocks(result, handout_base(out_dir, handout))
+    safefs.write_atomic(os.path.join(out_dir, MODEL_FILE),
+                        json.dumps(result, default=str).encode("ascii"))  # NaN kept: the renderer cleans it
+    blocks = feedback_blocks(result, result["handout_base"])
     safefs.write_atomic(os.path.join(out_dir, "feedback.md"), render_markdown(blocks).encode("utf-8"))
     safefs.write_atomic(os.path.join(out_dir, "feedback.html"), render_html(blocks).encode("utf-8"))

@@ -2,13 +2,16 @@
 (deadlines.py), the Canvas gradebook (lms.py) and the regrade table
 (regrade.py). Expected values are read off the inputs by hand (comments)."""
 
+import json
 import os
+import shutil
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "grader"))
 
-from gradelib import deadlines, lms, regrade  # noqa: E402
+from gradelib import deadlines, lms, regrade, reports  # noqa: E402
 from gradelib import policy as rules  # noqa: E402
 
 DUE = "2026-03-13T23:59:00+01:00"
@@ -50,6 +53,47 @@ class Metadata(unittest.TestCase):
     def test_no_created_at(self):
         with self.assertRaises(deadlines.DeadlineError):
             deadlines.gradescope_times(rules.Policy(), {"assignment": {"due_date": DUE}})
+
+
+class Applying(unittest.TestCase):
+    """The calendar renders the grading's files again from its result model."""
+    MODEL = {"seed": 7, "task_titles": {"0": "Task 0: the map"}, "score": 50.0, "max_score": 50.0,
+             "tests": [{"id": "task0::moves", "name": "Task 0 / moves", "task": 0, "status": "passed",
+                        "score": 50.0, "max_score": 50.0, "message": ""}]}
+
+    def setUp(self):
+        self.out = tempfile.mkdtemp(prefix="calendar-apply-")
+        self.addCleanup(shutil.rmtree, self.out, True)
+        reports.write_reports(self.MODEL, self.out)
+
+    def files(self):
+        return {n: open(os.path.join(self.out, n), encoding="utf-8").read()
+                for n in ("results.json", "feedback.md", "feedback.html", "junit.xml")}
+
+    def test_a_penalty_is_rendered_and_applying_again_changes_nothing(self):
+        policy = rules.Policy(due=rules.parse_time(DUE), late_penalty_per_day=10.0)
+        late = rules.parse_time("2026-03-14T12:00:00+01:00")   # 12 h 1 min late: one started day, 10% of 50
+        deadlines.apply(self.out, policy, late, policy.due)
+        first = self.files()
+        doc = json.loads(first["results.json"])
+        self.assertEqual((doc["score"], doc["extra_data"]["policy"]["raw_score"]), (45.0, 50.0))
+        self.assertIn("**Score: 45 / 50** (raw score 50, late penalty 5)", first["feedback.md"])
+        self.assertIn("## Deadline and submissions", first["feedback.md"])
+        self.assertTrue(doc["output"].startswith("Score after the late penalty: 45"))
+        self.assertIn("\nRaw score: 50/50", doc["output"])
+        deadlines.apply(self.out, policy, late, policy.due)
+        self.assertEqual(self.files(), first)
+        # An extension granted later: the same model, on time now, its raw score back.
+        deadlines.apply(self.out, policy, late, rules.parse_time("2026-03-15T23:59:00+01:00"))
+        doc = json.loads(self.files()["results.json"])
+        self.assertEqual((doc["score"], doc["extra_data"]["policy"]["penalty"]), (50.0, 0.0))
+        self.assertIn("**Score: 50 / 50**\n", self.files()["feedback.md"])
+
+    def test_an_out_without_its_model_is_refused_by_name(self):
+        os.remove(os.path.join(self.out, reports.MODEL_FILE))
+        with self.assertRaises(deadlines.DeadlineError) as caught:
+            deadlines.apply(self.out, rules.Policy(), None, None)
+        self.assertIn("grading.json", str(caught.exception))
 
 
 class Canvas(unittest.TestCase):

@@ -28,7 +28,12 @@ except ImportError as error:
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = ROOT / "grader" / "schema" / "gradescope-results.schema.json"
 VALIDATOR = ROOT / "grader" / "validate-results"
-FILES = ["feedback.html", "feedback.md", "junit.xml", "results.json"]
+FILES = ["feedback.html", "feedback.md", "junit.xml", "logs/grading.json", "results.json"]
+
+
+def listing(directory):
+    """Every file under directory, relative, sorted."""
+    return sorted(os.path.relpath(os.path.join(d, f), directory) for d, _, files in os.walk(directory) for f in files)
 
 
 def load_reports():
@@ -755,14 +760,14 @@ class AtomicWriteTest(ReportsCase):
     def test_only_the_reports_are_left(self):
         reports.write_reports(all_passed(), self.out)
         reports.write_reports(all_failed(), self.out)
-        self.assertEqual(sorted(os.listdir(self.out)), FILES)
+        self.assertEqual(listing(self.out), FILES)
         for name in FILES:
             self.assertEqual(os.stat(Path(self.out, name)).st_mode & 0o777, 0o644)
 
     def test_creates_the_output_directory(self):
         out = Path(self.out, "a", "b")
         reports.write_reports(all_passed(), str(out))
-        self.assertEqual(sorted(os.listdir(out)), FILES)
+        self.assertEqual(listing(out), FILES)
 
     def test_files_are_replaced_not_rewritten(self):
         reports.write_reports(all_passed(), self.out)
@@ -783,7 +788,7 @@ class AtomicWriteTest(ReportsCase):
             with self.assertRaises(OSError):
                 reports.write_reports(all_failed(), self.out)
         self.assertEqual(Path(self.out, "results.json").read_bytes(), before)
-        self.assertEqual(sorted(os.listdir(self.out)), FILES)
+        self.assertEqual(listing(self.out), FILES)
 
     def test_each_file_is_synced_before_it_replaces(self):
         events = []  # ("fsync" | "replace", (device, inode)), in order
@@ -794,7 +799,7 @@ class AtomicWriteTest(ReportsCase):
             return real_fsync(fd)
 
         def replace(src, dst):
-            self.assertEqual(os.path.dirname(src), self.out, "temporary file in the output directory")
+            self.assertEqual(os.path.dirname(src), os.path.dirname(dst), "temporary file beside the file")
             self.assertTrue(os.path.basename(src).startswith("."), "temporary file is hidden")
             events.append(("replace", (os.stat(src).st_dev, os.stat(src).st_ino)))
             return real_replace(src, dst)
