@@ -331,6 +331,13 @@ AUDIT_SYSTEM = SYSTEM_DIRS + SYSTEM_TOP + (
 # names the engine, the image and the container; Docker's /.dockerenv is
 # empty): the engine's, nothing of the grader's or of a student's.
 AUDIT_PSEUDO = ("/proc", "/sys", "/dev", "/run/.containerenv", "/.dockerenv")
+# /run is the running system's state: a file in a directory of /run that
+# only its owner may write, when that owner is root or a system account
+# (Debian's: below 1000, or 60000-64999, the grader's own SANDBOX_UIDS
+# excepted), is a daemon's (slurmd.pid on every Slurm node, munge's), never
+# course data. Anything else there is walked: /run/lock is writable by
+# all, /run/user/UID holds a user's own files.
+RUN_STATE = "/run"
 AUDIT_SHOWN = 12            # files named in the refusal
 AUDIT_WALL_SECONDS = 30.0   # a walk slower than this refuses too (measured: 0.01-0.1 s)
 
@@ -414,6 +421,7 @@ def _audit_walk(roots, skip, out):
             except OSError:
                 pass
             continue
+        daemons_only = (directory + "/").startswith(RUN_STATE + "/") and _only_system_writes(directory)
         with entries:
             for entry in entries:
                 path = entry.path
@@ -426,12 +434,25 @@ def _audit_walk(roots, skip, out):
                     if not entry.is_file(follow_symlinks=False):
                         continue     # links are judged where they lead, when that is walked
                     seen += 1
+                    if daemons_only:
+                        continue     # a daemon's pid file or state (slurmd.pid, munge's): the system's
                     if entry.stat(follow_symlinks=False).st_size and os.access(path, os.R_OK):
                         os.write(out, os.fsencode(path) + b"\0")
                 except OSError:
                     continue
     os.write(out, str(seen).encode())
     os.close(out)
+
+
+def _only_system_writes(directory):
+    """Whether no one but the directory's owner may write in it, and that
+    owner is root or a system account (not a sandbox uid)."""
+    try:
+        info = os.lstat(directory)
+    except OSError:
+        return False
+    system = info.st_uid < 1000 or (60000 <= info.st_uid < 65000 and info.st_uid not in SANDBOX_UIDS)
+    return stat.S_ISDIR(info.st_mode) and system and not info.st_mode & 0o022
 
 
 def _chmod_advice(paths):

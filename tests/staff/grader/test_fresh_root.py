@@ -145,6 +145,25 @@ class Audit(unittest.TestCase):
         os.chmod(os.path.join(self.dir.name, "closed"), 0o700)
         self.assertEqual(sandbox.lock_out(self.mode, allowed=[os.path.join(self.dir.name, "mine")]).count, 0)
 
+    def test_a_daemons_state_in_run_is_the_systems_and_nothing_else_there(self):
+        run = os.path.join(self.dir.name, "run")
+        made = {}
+        for name, owner, mode in (("slurmd.pid", 0, 0o755), ("munge/munged.pid", 64030, 0o755),
+                                  ("lock/left.c", 0, 0o1777), ("user/1000/notes.c", 1000, 0o755),
+                                  ("sandboxed/x.c", self.UID - 1, 0o755)):
+            path = os.path.join(run, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write("1234\n")
+            os.chmod(os.path.dirname(path), mode)
+            os.chown(os.path.dirname(path), owner, 0)
+            made[name] = path
+        self.addCleanup(setattr, sandbox, "RUN_STATE", sandbox.RUN_STATE)
+        sandbox.RUN_STATE = run
+        found = sandbox.audit(self.mode, roots=(run,))
+        self.assertEqual(sorted(found.readable),
+                         sorted(made[n] for n in ("lock/left.c", "user/1000/notes.c", "sandboxed/x.c")))
+
     def test_with_bubblewrap_there_is_nothing_to_audit(self):
         self.assertIsNone(sandbox.lock_out(sandbox.Mode(bwrap=True, user="x", uid=self.UID, gid=65534)))
 
