@@ -73,12 +73,6 @@ def message(verdict):
             "it never wrote.\n(handout: handouts/grundy-lab.html#memcheck)")
 
 
-def confirms(verdict):
-    """The guarded run's words after valgrind's findings, when it failed too."""
-    which, said = _failed(verdict)
-    return f"The guarded run confirms it: with the grader's guarded allocator, {which} failed ({said})."
-
-
 def incomplete_message(verdict):
     return (f"the guarded run could not run to the end ({verdict['why']}), so the memory check "
             "cannot say your code is clean")
