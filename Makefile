@@ -379,6 +379,11 @@ check-ci:
 .PHONY: check-calendar
 check-calendar:
 	@tests/staff/ops/check-calendar
+# A class fetched from git repositories (collect-roster) and graded
+# (grade-all) follows the term, Part 2's files too: a step of make check.
+.PHONY: check-roster
+check-roster: grader-harness
+	@tests/staff/ops/check-roster
 
 # Monotone in honesty, on a larger sample than make check's step: 16 pairs of
 # mutants of the model solution, and 2 mutants on each of six fixtures
