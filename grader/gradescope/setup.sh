@@ -108,4 +108,7 @@ print(f"setup: the reference solution scores {result['score']:g} of the term's {
       f"sandbox: {result.get('extra_data', {}).get('sandbox')}")
 PY
 fi
+# What the self-test wrote into the source (Python's caches of the modules
+# it imported first, such as gradelib/checks/) is closed like the rest.
+chmod -R go-rwx "$source_dir"
 echo "setup: done"
