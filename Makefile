@@ -170,11 +170,10 @@ STUDENT_SIDE_OBJ := $(addprefix $(GRADER_BUILD)/boundary/,student_server.o wire_
                     $(GRADER_BUILD)/support/memo_recorder.o \
                     $(STANDIN_OBJ) $(LAB_FILES:%.c=$(GRADER_BUILD)/stubs/%.o)
 GRADER_RUNNERS := $(LAB_TASKS:%=$(GRADER_BUILD)/runner_%)
-# What the suites share. child_run's own version for the runners starts a
-# student process with the job's limits (grader/boundary/child_run_proxy.c).
+# What the suites share. The runners' own child_run starts a student process
+# with the job's limits (grader/boundary/proxy_criterion.c).
 RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,$(LAB_SUPPORT_NAMES:%=%.o) timed_run.o calibration_solver.o \
-                    cpu_budget.o move_check.o memo_solver.o deep_position.o child_result.o) \
-                  $(GRADER_BUILD)/boundary/child_run_proxy.o
+                    cpu_budget.o move_check.o memo_solver.o deep_position.o child_result.o)
 GRADER_LIBS := -lcriterion -ljansson -lseccomp -pthread
 # The trusted side frees a move list's positions in one crossing (proxy.h).
 TRUSTED_LDFLAGS := -Wl,--wrap=position_list_free

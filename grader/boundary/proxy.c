@@ -136,37 +136,37 @@ static double monotonic_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* The runner's time-outs so far, one byte each in $GRADER_REPORT.timeouts
- * (calls that did not return) and $GRADER_REPORT.lingered (student
- * processes that did not end when asked). A file, because Criterion starts
- * each test process afresh (nothing in memory is shared between them);
- * only the runner's test processes write it, and student processes cannot
- * open files. */
-static void timeout_path(char *path, size_t size, const char *kind)
+static bool report_path(char *path, size_t size, const char *suffix)
 {
     const char *report = getenv("GRADER_REPORT");
-    snprintf(path, size, "%s.%s", report != NULL ? report : "", kind);
+    return report != NULL && (size_t)snprintf(path, size, "%s.%s", report, suffix) < size;
 }
 
-static void count_timeout(const char *kind)
+void proxy_report_append(const char *suffix, const char *text)
 {
     char path[4096];
-    timeout_path(path, sizeof path, kind);
-    if (path[0] == '.')
-        return; /* no report: not under the grader */
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd >= 0 && write(fd, "t", 1) < 0)
-        perror("proxy: counting a time-out");
+    int fd = report_path(path, sizeof path, suffix)
+                 ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+    if (fd >= 0 && write(fd, text, strlen(text)) < 0)
+        perror("proxy: writing to the runner's report");
     if (fd >= 0)
         close(fd);
+}
+
+/* The runner's time-outs so far: one byte each in $GRADER_REPORT.timeouts
+ * (calls that did not return) and .lingered (student processes that did not
+ * end when asked). */
+static void count_timeout(const char *kind)
+{
+    proxy_report_append(kind, "t");
 }
 
 static bool timed_out_before(const char *kind, off_t times)
 {
     char path[4096];
     struct stat info;
-    timeout_path(path, sizeof path, kind);
-    return path[0] != '.' && lstat(path, &info) == 0 && S_ISREG(info.st_mode) && info.st_size >= times;
+    return report_path(path, sizeof path, kind) && lstat(path, &info) == 0 && S_ISREG(info.st_mode) &&
+           info.st_size >= times;
 }
 
 /* The limit of the next call. The file of time-outs is looked at once a
@@ -214,60 +214,48 @@ __attribute__((format(printf, 1, 2))) static void describe_call(const char *form
     va_end(args);
 }
 
+/* What killed a student process, for its failure message. SIGILL: the grader
+ * builds with make test's trapping undefined-behaviour checks
+ * (config.UB_CFLAGS), with no runtime library in the sandbox to name a line. */
+static const struct {
+    int sig;
+    const char *why;
+} death_meanings[] = {
+    {SIGSEGV, "an invalid memory access, such as a NULL, freed or out-of-bounds pointer"},
+    {SIGBUS, "an invalid memory access"},
+    {SIGABRT, "abort(), a failed assert, or the C library found the heap corrupted (a double free, "
+              "a write past the end of a block)"},
+    {SIGFPE, "an arithmetic error such as a division by zero"},
+    {SIGILL, "undefined behaviour, such as a signed integer overflow (a hash summed in an int), a shift "
+             "by too much, an index past an array or a division by zero; `make test` names the line"},
+    {SIGKILL, "stopped at its memory or CPU limit"},
+    {SIGXCPU, "stopped at its CPU limit"},
+    {SIGSYS, "stopped by the grader's sandbox for a system call a submission may not make (opening "
+             "files, starting processes, signals, networking)"},
+};
+
 static const char *death_words(int status)
 {
+    static char words[320];
     proxy.death_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    static char words[256];
     if (WIFEXITED(status)) {
-        snprintf(words, sizeof words,
-                 "ended the student process with exit status %d instead of returning (code under "
-                 "test must return, never exit)",
-                 WEXITSTATUS(status));
+        snprintf(words, sizeof words, "ended the student process with exit status %d instead of "
+                 "returning (code under test must return, never exit)", WEXITSTATUS(status));
         return words;
     }
     int sig = WTERMSIG(status);
-    const char *why;
-    switch (sig) {
-    case SIGSEGV:
-        why = "SIGSEGV: an invalid memory access, such as a NULL, freed or out-of-bounds pointer";
-        break;
-    case SIGBUS:
-        why = "SIGBUS: an invalid memory access";
-        break;
-    case SIGABRT:
-        why = "SIGABRT: abort(), a failed assert, or the C library found the heap corrupted "
-              "(a double free, a write past the end of a block)";
-        break;
-    case SIGFPE:
-        why = "SIGFPE: an arithmetic error such as a division by zero";
-        break;
-    case SIGILL:
-        /* The grader builds submissions with make test's cheap undefined-
-         * behaviour checks, trapping (config.UB_CFLAGS): no runtime library
-         * in the sandbox, so no file and line here; make test has both. */
-        why = "SIGILL: undefined behaviour, such as a signed integer overflow (a hash summed in an "
-              "int), a shift by too much, an index past an array or a division by zero; `make test` "
-              "names the line";
-        break;
-    case SIGSYS:
-        why = env_policy() == POLICY_GUARD
-                  ? "SIGSYS: stopped by the grader's sandbox for a system call a submission may not "
-                    "make (in the guarded run: making memory the guarded allocator protects "
-                    "touchable again, or catching SIGSEGV)"
-                  : "SIGSYS: stopped by the grader's sandbox for a system call a submission may not "
-                    "make (opening files, starting processes, signals, networking)";
-        break;
-    case SIGKILL:
-        why = "SIGKILL: stopped at its memory or CPU limit";
-        break;
-    case SIGXCPU:
-        why = "SIGXCPU: stopped at its CPU limit";
-        break;
-    default:
-        why = strsignal(sig);
-        break;
-    }
-    snprintf(words, sizeof words, "crashed the student process (%s)", why);
+    const char *why = NULL;
+    for (size_t i = 0; i < sizeof death_meanings / sizeof death_meanings[0]; i++)
+        if (death_meanings[i].sig == sig)
+            why = death_meanings[i].why;
+    if (sig == SIGSYS && env_policy() == POLICY_GUARD)
+        why = "stopped by the grader's sandbox for a system call a submission may not make (in the "
+              "guarded run: making memory the guarded allocator protects touchable again, or catching "
+              "SIGSEGV)";
+    if (why == NULL)
+        snprintf(words, sizeof words, "crashed the student process (%s)", strsignal(sig));
+    else
+        snprintf(words, sizeof words, "crashed the student process (SIG%s: %s)", sigabbrev_np(sig), why);
     return words;
 }
 

@@ -51,6 +51,12 @@ _Noreturn void proxy_report_failure(proxy_failure kind, const char *message);
  * made from outside. */
 void proxy_note_figure(const char *figure);
 
+/* Appends `text` to the file $GRADER_REPORT.SUFFIX (nothing when not under
+ * the grader): what the runner's test processes, each started afresh by
+ * Criterion, tell the grader and each other. Student processes cannot open
+ * files. */
+void proxy_report_append(const char *suffix, const char *text);
+
 /* The timing probe's controls: a CPU budget for the student process (0 for
  * none) checked while a call runs, and the student process's CPU time so
  * far, read from the kernel: all of it since the process started (its
@@ -75,7 +81,7 @@ void proxy_shutdown(void);
 
 /* Ends the student process and forgets its positions: the next call starts
  * a fresh one, whose stack is limited to stack_bytes (0: no limit of ours).
- * For checks that judge the process itself (child_run_proxy.c). */
+ * For checks that judge the process itself (child_run, proxy_criterion.c). */
 void proxy_restart(size_t stack_bytes);
 
 /* How the last student process ended, when it died: the signal that killed

@@ -1,39 +1,39 @@
 /*
- * proxy_criterion.c - how the proxy's failures and figures reach Criterion
- * in the grader's test runners (see proxy.h).
+ * proxy_criterion.c - the proxy's failures and figures in the grader's test
+ * runners (see proxy.h), and child_run.h for them.
  *
- * A failed call fails the test with the proxy's sentence, unless
- * child_run_proxy.c catches it (proxy_failure_catcher) to judge it. A figure that
- * only the student process can count is recorded as a line "SUITE::TEST
- * FIGURE" appended to $GRADER_REPORT.figures, so the grader can make the
- * test's points depend on a check made from outside (a passing assertion
- * would do, but Criterion's --full-stats, which reports those, sends every
- * passing assertion of the suites to the runner, which costs seconds).
- * The file is written by the test processes, which are trusted; student
- * processes cannot open files.
+ * A failed call fails the test with the proxy's sentence, unless child_run
+ * is judging it. A figure that only the student process can count is a line
+ * "SUITE::TEST FIGURE" of $GRADER_REPORT.figures, so the grader can make the
+ * test's points depend on a check made from outside (Criterion's
+ * --full-stats would send every passing assertion to the runner: seconds).
+ *
+ * child_run: in `make test` a job runs in a forked child with a CPU budget
+ * and a small stack (tests/public/support/child_run.c). Here the student's
+ * code is in no test process at all, so the job runs in the test and the
+ * limits go on a fresh student process of its own (RLIMIT_STACK set before
+ * its program runs; stopped once its kernel CPU time passes the budget). A
+ * crash or a spent budget becomes the job's outcome, as a dead child's would.
  */
 #include <criterion/criterion.h>
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "child_run_proxy.h"
+#include "child_run.h"
 #include "proxy.h"
 
-jmp_buf *proxy_failure_catcher;
-proxy_failure proxy_caught_failure;
+/* While not NULL, a failed call jumps here (once), leaving its kind. */
+static jmp_buf *failure_catcher;
+static proxy_failure caught_failure;
 
 _Noreturn void proxy_report_failure(proxy_failure kind, const char *message)
 {
-    if (proxy_failure_catcher != NULL) {
-        /* child_run_proxy.c judges this failure itself (a crash or a spent
-         * budget is the verdict it is after). */
-        jmp_buf *catcher = proxy_failure_catcher;
-        proxy_failure_catcher = NULL;
-        proxy_caught_failure = kind;
+    if (failure_catcher != NULL) {
+        jmp_buf *catcher = failure_catcher;
+        failure_catcher = NULL;
+        caught_failure = kind;
         longjmp(*catcher, 1);
     }
     cr_assert_fail("%s", message);
@@ -51,16 +51,42 @@ void proxy_note_figure(const char *figure)
             noted[i] = figure;
             break;
         }
-    const char *report = getenv("GRADER_REPORT");
-    if (report == NULL || criterion_current_test == NULL)
+    if (criterion_current_test == NULL)
         return;
-    char path[4096], line[512];
-    snprintf(path, sizeof path, "%s.figures", report);
+    char line[512];
     int length = snprintf(line, sizeof line, "%s::%s %s\n", criterion_current_test->category,
                           criterion_current_test->name, figure);
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd >= 0 && length > 0 && (size_t)length < sizeof line && write(fd, line, (size_t)length) < 0)
-        perror("proxy_note_figure");
-    if (fd >= 0)
-        close(fd);
+    if (length > 0 && (size_t)length < sizeof line)
+        proxy_report_append("figures", line);
+}
+
+child_result child_run(child_job job, const void *input, size_t stack_bytes, double cpu_budget)
+{
+    static child_result r; /* static: it must survive the longjmp back */
+    memset(&r, 0, sizeof r);
+    proxy_restart(stack_bytes > 0 ? child_stack_size(stack_bytes) : 0);
+    proxy_set_cpu_budget(cpu_budget > 0 ? cpu_budget : 0);
+    jmp_buf catcher;
+    if (setjmp(catcher) == 0) {
+        failure_catcher = &catcher;
+        r.result_size = job(input, r.result);
+        failure_catcher = NULL;
+        if (r.result_size > CHILD_RESULT_MAX)
+            r.result_size = CHILD_RESULT_MAX;
+        r.outcome = CHILD_FINISHED;
+        r.cpu_seconds = proxy_student_cpu_seconds();
+    } else {
+        /* The budget counts from the fresh process's start, as a child's does. */
+        r.cpu_seconds = cpu_budget;
+        if (caught_failure == PROXY_OVER_BUDGET || caught_failure == PROXY_TIMED_OUT) {
+            r.outcome = CHILD_OVER_BUDGET;
+        } else {
+            r.outcome = CHILD_CRASHED;
+            r.signal = proxy_student_death_signal();
+            r.exit_status = r.signal == 0 ? 1 : 0;
+        }
+    }
+    proxy_set_cpu_budget(0);
+    proxy_restart(0);
+    return r;
 }

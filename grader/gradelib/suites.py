@@ -29,7 +29,7 @@ from .results import TestResult
 TEST_TIMEOUT = config.LIMITS["test_seconds"]          # per test, native runs ([limits])
 # The public suites' timing checks the grader replaces with its own, drawn
 # from the seed (timing.py); the other tasks' budget and stack checks run,
-# judged from outside the student process (grader/boundary/child_run_proxy.c).
+# judged from outside the student process (grader/boundary/proxy_criterion.c).
 TIMED_BY_THE_GRADER = " ".join(t.suite for t in config.LAB.tasks if t.timed) or "none"
 VALGRIND_TEST_TIMEOUT = config.LIMITS["valgrind_test_seconds"]   # per test under valgrind
 RUNNER_SECONDS = config.LIMITS["runner_seconds"]

@@ -2,7 +2,7 @@
  * child_result.c - what child_run.h promises beyond running the job: the
  * stack a job really gets, and the words for a crash. Shared by the
  * students' child_run.c and the grader's (grader/boundary/
- * child_run_proxy.c), which run the job in different processes.
+ * proxy_criterion.c), which run the job in different processes.
  */
 #define _GNU_SOURCE /* PTHREAD_STACK_MIN */
 #include <limits.h>
