@@ -15,7 +15,8 @@ Output, in REPORT_DIR, each file written atomically:
                   words, in this order: rejected:<what> (one per rejected
                   symbol or reason: rejected:fopen, rejected:constructor,
                   rejected:missing-grundy_new...), not_compiled, crash,
-                  timeout, over_budget, leak, memory, grader_error. A
+                  timeout, over_budget, leak, memory, copies_standin,
+                  memo_suspect, time_cap, grader_error. A
                   grader_error row has empty points: there is no grade.
                   No timestamps: the same results give a byte-identical
                   file, so merged shards can be compared with one run (cmp).
@@ -662,7 +663,9 @@ def _flags_section(flag_lists):
             "passed, but the memory per position it measured is not a memo's (ballast?), to be "
             "looked at by hand; "
             "grader_error: the grader itself failed on this submission (see its "
-            "logs/grade-all.txt).</p>"]
+            "logs/grade-all.txt); time_cap: the grading reached its time cap, so what did not "
+            "run to the end failed: a slow or looping submission, or a machine that became busy "
+            "mid-grading (regrade it on a quiet one).</p>"]
 
 
 def _pass_rates_section(graded, chart_files):

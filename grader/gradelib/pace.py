@@ -52,6 +52,16 @@ from the kernel's files. What remains is load from outside the grading
 that slows the grading too, so a larger factor is then right, and PACE_CAP
 bounds it. No fixture can attack it: no submission code runs before it.
 
+A known limit: the factor is measured once, before the grading (or, with
+GRUNDY_PACE, before a batch). Load that arrives later stretches the
+grading's wall time but not its limits, so an honest submission near the
+cap (the slow_map fixture) can be cut off on a machine that became busy
+mid-grading: its grade then depends on the machine, not on its code. The
+fix would count the cap in the grading's CPU time (the cgroup's, as root)
+with the ceiling as the only wall bound; not built. Grade on a machine
+whose load does not change (Gradescope's own container; grade-all -j at
+most the cores), or regrade what reached the cap.
+
 Staff override: GRUNDY_PACE=FACTOR in the grader's own environment (which
 no submission reaches) skips the workload and uses FACTOR (still within
 [1, PACE_CAP]): for a run that must not depend on the machine's load, such

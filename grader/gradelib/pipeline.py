@@ -77,6 +77,7 @@ class Context:
     failures: dict = field(default_factory=dict)  # phase -> why it could not run (see guarded)
     copies_standin: bool = False   # the map is mostly the public stand-in's (standin.py)
     rescued: dict = field(default_factory=dict)   # task -> tests that passed only with the stand-ins
+    capped: bool = False   # a run was stopped, or not started, at the grading's time cap
 
     def phase(self, name, function, *args):
         start = time.monotonic()
@@ -758,13 +759,16 @@ def grade(submission, out_dir, seed=None, hidden_visibility="after_published",
         log(f"sandbox: {mode.describe()}; scratch: {space.describe()}")
         log(f"seed: {seed}")
         builds, tests, figures = run_phases(ctx, all_tests)
+        # time_cap, for the staff: what ran out of time may be the machine's
+        # load after the pace was measured (pace.py), not the code.
+        scored = scored_result(tests, builds, rubric_path, capped=ctx.capped)
         result = {"submission": submission, "started": started, "seed": seed,
                   "task_titles": dict(config.TASK_TITLES),
                   "sandbox": mode.describe(), "pace": paced.describe(),
                   "hidden_visibility": hidden_visibility,
                   "phases": ctx.phases, "notes": ctx.notes,
                   "builds": [b.as_result() for b in builds.values()],
-                  **figures, **scored_result(tests, builds, rubric_path)}
+                  **figures, **scored}
         start = time.monotonic()
         result["execution_time"] = round(time.monotonic() - wall, 2)
         reports.write_reports(result, out, handout=config.HANDOUT)
@@ -873,11 +877,11 @@ def _kind_failed(prefix, message):
                        flags=_error_flags(message.split(": ", 1)[-1])) for task in config.TASKS]
 
 
-def scored_result(tests, builds, rubric_path):
-    """The result's tests, flags and totals, from the rubric."""
+def scored_result(tests, builds, rubric_path, capped=False):
+    """The result's tests, flags and totals, from the rubric (capped: see flags_of)."""
     scored = score(tests, rubric_path)
     entries = result_entries(scored)
-    return {"tests": entries, "flags": flags_of([t for t, _, _ in scored], builds),
+    return {"tests": entries, "flags": flags_of([t for t, _, _ in scored], builds, capped),
             "score": round(sum(e["score"] for e in entries), 2),
             "max_score": round(sum(e["max_score"] for e in entries), 2)}
 
@@ -885,6 +889,7 @@ def scored_result(tests, builds, rubric_path):
 def _save_log(ctx, result, cwd):
     """Keeps every sandboxed run's raw output in OUT/logs (capped by the sandbox)."""
     number = next(ctx.log_numbers)
+    ctx.capped = ctx.capped or result.capped
     what = os.path.basename(cwd)
     if result.argv[0] in ("objdump", "nm", "objcopy"):   # the object checks
         what = f"objcheck-{result.argv[0]}-{os.path.basename(result.argv[-1])}"

@@ -8,7 +8,8 @@ status:  passed | failed | crashed | timeout | missing | not_run | skipped
 kind:    None for a suite test; "build", "timing" or "memory" for the
          grader's own checks
 flags:   facts about the failure, for the gradebook: crash, timeout,
-         over_budget, leak, memory, not_compiled, rejected:<what>
+         over_budget, leak, memory, not_compiled, rejected:<what>; and
+         time_cap, a grading that reached its time cap (pipeline.run)
 figures: what a suite test read that only the student process can
          report (expansions, memo_size, live_allocations, memo_record);
          such a test earns nothing (pipeline.score)
@@ -22,7 +23,7 @@ order:   a suite test's rank among its runner's tests in the order they
 from dataclasses import dataclass, field
 
 FLAG_ORDER = ["grader_error", "not_compiled", "crash", "timeout", "over_budget", "leak", "memory",
-              "copies_standin", "memo_suspect"]
+              "copies_standin", "memo_suspect", "time_cap"]
 
 
 @dataclass
@@ -48,10 +49,11 @@ class TestResult:
         return self.status == "passed"
 
 
-def flags_of(tests, builds):
+def flags_of(tests, builds, capped=False):
     """The grading's flags, in FLAG_ORDER (rejections first, sorted), then
-    the flags of lab.ini's [checks] in the definition's order."""
-    found = set()
+    the flags of lab.ini's [checks] in the definition's order. capped: a
+    run met the grading's time cap (time_cap)."""
+    found = {"time_cap"} if capped else set()
     rejected = set()
     for b in builds.values():
         if not b.compiled:   # a term's file missing from the submission too: no silent zero

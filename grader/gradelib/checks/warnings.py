@@ -25,7 +25,7 @@ SHOWN = 5   # warnings quoted in the message; the rest are counted
 PREPROCESSED_CAP = 8 << 20
 _MARKER = re.compile(rb'^# \d+ "([^"\n]*)"')
 _SILENCER = re.compile(rb"^\s*#\s*pragma\s+(GCC|clang)\s+(diagnostic|system_header)\b")
-_seen = {}   # (scratch, file) -> the sentence naming a pragma, or ""
+_seen = {}   # (scratch, file) -> _silencer's (status, sentence)
 
 
 def check(ctx, builds, suite_results, task):
@@ -36,8 +36,8 @@ def check(ctx, builds, suite_results, task):
     key = (ctx.scratch, file)
     if key not in _seen:
         _seen[key] = _silencer(ctx, file)
-    if _seen[key]:
-        return "failed", _seen[key]
+    if _seen[key][0]:
+        return _seen[key]
     warnings = [line for line in built.warnings.splitlines() if re.search(r": warning: ", line)]
     if not warnings:
         return "passed", f"{file} compiles without warnings"
@@ -47,8 +47,10 @@ def check(ctx, builds, suite_results, task):
 
 
 def _silencer(ctx, file):
-    """"" when the preprocessed file turns no diagnostic off, else why it
-    fails (a pragma found, or the file could not be preprocessed)."""
+    """("", "") when the preprocessed file turns no diagnostic off, else
+    ("failed", why: a pragma found, or the file could not be preprocessed),
+    or ("not_run", why) when the grading's time cap stopped the
+    preprocessor: the cap is the time_cap flag's, not this one's."""
     obj_dir = os.path.join(ctx.scratch, "obj")
     output = f"{file}.warnings.i"
     argv = build.compile_argv(config.CFLAGS, file, os.path.join(obj_dir, output))
@@ -58,15 +60,17 @@ def _silencer(ctx, file):
     try:
         text = safefs.read_regular(os.path.join(obj_dir, output), PREPROCESSED_CAP) if result.ok else None
     except (safefs.Refused, OSError) as error:
-        return f"{file} could not be checked for warnings: its preprocessed text {error}"
+        return "failed", f"{file} could not be checked for warnings: its preprocessed text {error}"
     if text is None:
-        return f"{file} could not be checked for warnings: the preprocessor stopped ({result.describe()})"
+        why = f"{file} could not be checked for warnings: the preprocessor stopped ({result.describe()})"
+        return ("not_run" if result.capped else "failed"), why
     ours = False
     for number, line in enumerate(text.split(b"\n"), 1):
         marker = _MARKER.match(line)
         if marker:
             ours = marker.group(1) == f"src/{file}".encode()
         elif ours and _SILENCER.match(line):
-            return (f"{file} turns compiler diagnostics off with a pragma ({line.strip().decode('ascii', 'replace')[:80]}), "
-                    "so its warnings cannot be known: take the pragma out")
-    return ""
+            return "failed", (f"{file} turns compiler diagnostics off with a pragma "
+                              f"({line.strip().decode('ascii', 'replace')[:80]}), so its warnings cannot "
+                              "be known: take the pragma out")
+    return "", ""

@@ -97,6 +97,24 @@ class Running(unittest.TestCase):
         self.assertEqual(status, "not_run")
         self.assertIn("did not compile", message)
 
+    def test_the_warnings_check_does_not_blame_the_file_for_the_time_cap(self):
+        # The grading's cap stopped the preprocessor: time_cap's cause, not
+        # a warning of the file's; anything else that stops it still fails.
+        from gradelib import sandbox
+        from gradelib.checks import warnings
+        ctx = Ctx()
+        ctx.mode, ctx.scratch = None, tempfile.mkdtemp()
+        self.addCleanup(os.rmdir, ctx.scratch)
+        built = {"grundy_position.c": mock.Mock(compiled=True, warnings="")}
+        for capped, expected in ((True, "not_run"), (False, "failed")):
+            stopped = sandbox.RunResult(["gcc"], None, None, True, 9.0, "", "", capped=capped)
+            warnings._seen.clear()
+            with mock.patch.object(config, "FILE_OF_TASK", {0: "grundy_position.c"}), \
+                 mock.patch.object(sandbox, "run", return_value=stopped):
+                status, message = warnings.check(ctx, built, [], 0)
+            self.assertEqual(status, expected)
+            self.assertIn("preprocessor stopped", message)
+
     def test_a_check_that_raises_fails_its_own_tests_only(self):
         self.fake.check = lambda *args: 1 / 0
         tests = checks.run_all(Ctx(), {}, [])

@@ -2,6 +2,7 @@
 
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "..", "grader"))
@@ -33,6 +34,25 @@ class FlagsOf(unittest.TestCase):
                  TestResult("timing::x", 2, "failed", kind="timing", flags=["over_budget"])]
         self.assertEqual(flags_of(tests, builds(p="ok", s="ok")),
                          ["crash", "timeout", "over_budget", "leak", "memory"])
+
+    def test_a_grading_that_met_its_time_cap_is_flagged_for_the_staff(self):
+        tests = [TestResult("task1::a", 1, "failed", flags=["timeout"])]
+        self.assertEqual(flags_of(tests, builds(p="ok", s="ok"), capped=True), ["timeout", "time_cap"])
+        self.assertEqual(flags_of(tests, builds(p="ok", s="ok")), ["timeout"])
+
+    def test_the_cap_is_seen_in_every_run_the_grading_logs(self):
+        # pipeline._save_log sees every sandboxed run (mode.on_run): one
+        # capped run among others flags the grading, and only then.
+        from gradelib import pipeline, sandbox
+        with tempfile.TemporaryDirectory() as out:
+            os.mkdir(os.path.join(out, "logs"))
+            ctx = pipeline.Context("s", out, out, out, None, 1, True, lambda message: None)
+            ran = sandbox.RunResult(["/bin/true"], 0, None, False, 0.1, "", "")
+            pipeline._save_log(ctx, ran, out)
+            self.assertFalse(ctx.capped)
+            pipeline._save_log(ctx, sandbox.RunResult(["runner"], None, None, True, 9.0, "", "", capped=True), out)
+            pipeline._save_log(ctx, ran, out)
+            self.assertTrue(ctx.capped)
 
     def test_rejections_and_compile_errors_come_from_the_builds(self):
         self.assertEqual(flags_of([], builds(p="reject:syscall,fopen", s="error")),
