@@ -945,10 +945,12 @@ def run(mode, argv, cwd, readable=(), writable=(), env=None, limits=None, side_c
         limits = dataclasses.replace(limits, wall_seconds=limits.wall_seconds * mode.pace)
     if mode.deadline is not None:
         left = mode.deadline - time.monotonic()
-        if left <= 0:
-            return RunResult(list(argv), None, None, True, 0.0, "", "not started: the grading's time "
-                             "cap was reached", capped=True,
-                             cap_seconds=mode.cap_seconds)
+        if left <= 0:   # refused, and told like any run (on_run), so the grading knows it was capped
+            refused = RunResult(list(argv), None, None, True, 0.0, "", "not started: the grading's time "
+                                "cap was reached", capped=True, cap_seconds=mode.cap_seconds)
+            if mode.on_run is not None:
+                mode.on_run(refused, cwd)
+            return refused
         if left < limits.wall_seconds:
             limits = dataclasses.replace(limits, wall_seconds=left)
     if _stopped.is_set():

@@ -41,6 +41,16 @@ class GradingCapTest(unittest.TestCase):
         self.assertFalse(result.ok)
         self.assertFalse(os.path.exists(marker))
 
+    def test_a_refused_run_is_reported_like_a_run(self):
+        # The grading's time_cap flag comes from on_run (pipeline._save_log):
+        # a cap met between two runs must reach it too.
+        seen = []
+        self.mode.on_run = lambda result, cwd: seen.append(result)
+        self.mode.start_clock(0.001)
+        time.sleep(0.01)
+        sandbox.run(self.mode, ["/bin/true"], cwd=self._tmp.name)
+        self.assertEqual([r.capped for r in seen], [True])
+
     def test_without_a_clock_the_run_keeps_its_own_limit(self):
         result = sandbox.run(self.mode, ["/bin/true"], cwd=self._tmp.name)
         self.assertTrue(result.ok)
