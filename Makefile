@@ -317,7 +317,8 @@ $(FUZZ_BUILD)/hostile_student_guard: $(FUZZ_BUILD)/grundy_position.o $(FUZZ_BUIL
 
 # ---- staff targets ------------------------------------------------------------
 
-# The project's own test suite: see tests/staff/check.
+# The project's own test suite: see tests/staff/check. CHECK_ONLY='GLOB'
+# runs only the steps whose name matches (e.g. 'fixture task2_*').
 check:
 	@tests/staff/check
 
