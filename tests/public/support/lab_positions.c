@@ -88,7 +88,8 @@ void lab_expect_made(const void *result, const char *section, const char *format
 size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, const char *what)
 {
     /* What the call did, read from the heap since this step's trace. */
-    LAB_EXPECT(p != NULL, null_position_section(), "%s is NULL; expected a position.%s", what,
+    LAB_EXPECT(p != NULL, null_position_section(), "%s is NULL; expected a position. grundy.h allows "
+               "NULL only when memory runs out, which never happens in these tests.%s", what,
                blocks_made_note());
     lab_trace("reading the entries of %s", what);
     LAB_EXPECT(p->size <= p->capacity, SECTION_INVARIANT,
