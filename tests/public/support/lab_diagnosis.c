@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_tracker.h"
 #include "lab_support.h"
 #include "oracle.h"
 
@@ -323,3 +324,24 @@ void lab_check_outcome_asked(const int *heaps, size_t n, bool n_first, const cha
     expect_answer(heaps, n, note, !first_p, second, section);
 }
 
+
+const char *lab_clear_left_note(void (*clear)(void), const char *clear_name, const char *size_name)
+{
+    static char note[400];
+    size_t held = alloc_live_blocks();
+    clear();
+    size_t after = alloc_live_blocks();
+    if (after == held)
+        snprintf(note, sizeof note, "A second %s() freed no block either: the clear does not free the "
+                 "memo, or %s() counts something the clear does not reset. Free the table "
+                 "(memo_table_free(memo); memo = NULL;); %s() is 0 when there is no table",
+                 clear_name, size_name, size_name);
+    else if (after > held)
+        snprintf(note, sizeof note, "A second %s() left %zu more heap block%s than before it: it makes "
+                 "a new table, and grundy.h says no block is left after the clear", clear_name,
+                 after - held, after - held == 1 ? "" : "s");
+    else
+        snprintf(note, sizeof note, "A second %s() still freed blocks: the first one left part of the "
+                 "memo allocated", clear_name);
+    return note;
+}

@@ -169,6 +169,12 @@ const char *lab_stored_pair_note(const grundy_position *a, const int *heaps_a, s
                                  const grundy_position *b, const int *heaps_b, size_t n_b,
                                  const char *function);
 
+/* Why a memo's size is not 0 right after its clear, from what a second
+ * clear (called here) does to the live heap blocks: it frees nothing, it
+ * frees what the first left, or it leaves more than before (a new table).
+ * Names the student's functions, e.g. "grundy_memo_clear". */
+const char *lab_clear_left_note(void (*clear)(void), const char *clear_name, const char *size_name);
+
 /* lab_expand into room for `max` heaps, for a test whose positions hold
  * more heaps than LAB_MAX_HEAPS (or that keeps smaller arrays). */
 size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, const char *what);
