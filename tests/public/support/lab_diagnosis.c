@@ -324,7 +324,6 @@ void lab_check_outcome_asked(const int *heaps, size_t n, bool n_first, const cha
     expect_answer(heaps, n, note, !first_p, second, section);
 }
 
-
 const char *lab_clear_left_note(void (*clear)(void), const char *clear_name, const char *size_name)
 {
     static char note[400];
