@@ -173,7 +173,7 @@ GRADER_RUNNERS := $(LAB_TASKS:%=$(GRADER_BUILD)/runner_%)
 # What the suites share. The runners' own child_run starts a student process
 # with the job's limits (grader/boundary/proxy_criterion.c).
 RUNNER_SUPPORT := $(addprefix $(GRADER_BUILD)/support/,$(LAB_SUPPORT_NAMES:%=%.o) timed_run.o calibration_solver.o \
-                    cpu_budget.o move_check.o memo_solver.o deep_position.o child_result.o)
+                    cpu_budget.o move_check.o memo_solver.o deep_position.o child_result.o criterion_start.o)
 GRADER_LIBS := -lcriterion -ljansson -lseccomp -pthread
 # The trusted side frees a move list's positions in one crossing (proxy.h).
 TRUSTED_LDFLAGS := -Wl,--wrap=position_list_free

@@ -35,7 +35,7 @@ LAB_SUPPORT_NAMES := lab_support lab_messages lab_positions lab_diagnosis lab_fi
                      lab_hints memo_evidence
 COMMON_TEST_OBJ := $(IMPL_OBJ) $(GIVEN_OBJ) $(LAB_SUPPORT_NAMES:%=$(SHARED)/support/%.o) \
                    $(SHARED)/support/lab_report.o $(SHARED)/support/alloc_tracker.o \
-                   $(SHARED)/support/checked_memcpy.o
+                   $(SHARED)/support/checked_memcpy.o $(SHARED)/support/criterion_start.o
 
 $(BUILD)/test_task0: $(SHARED)/lab/test_task0.o $(COMMON_TEST_OBJ) $(ORACLE_LIB)
 	$(call quietly,LD $(notdir $@),$(CC) $(BASE_CFLAGS) $^ -o $@ $(WRAP_ALLOC) $(WRAP_CHECKS) $(LDLIBS_TEST))
