@@ -228,6 +228,8 @@ static const struct {
     {SIGFPE, "an arithmetic error such as a division by zero"},
     {SIGILL, "undefined behaviour, such as a signed integer overflow (a hash summed in an int), a shift "
              "by too much, an index past an array or a division by zero; `make test` names the line"},
+    /* These two, a limit's kills, are never rerun for their line
+     * (grader/gradelib/crashline.py, LIMIT_KILLS). */
     {SIGKILL, "stopped at its memory or CPU limit"},
     {SIGXCPU, "stopped at its CPU limit"},
     {SIGSYS, "stopped by the grader's sandbox for a system call a submission may not make (opening "

@@ -20,12 +20,19 @@ phase (so its runs take nothing from their time or the grading's cap), and
 never where the host's memory lowered the student processes' address space
 (pace.py): valgrind has no RLIMIT_AS, and the crashed test may be a hog's.
 A crash valgrind does not see as a bad access (an abort of the student's
-own, a recursion that never ends) adds nothing.
+own, a recursion that never ends) adds nothing; a process killed at one of
+its limits (LIMIT_KILLS: the proxy's words for SIGKILL and SIGXCPU) is not
+run again at all: almost always a slow solver, in which valgrind finds
+nothing, and whose rerun ran to crash_rerun_seconds twice a grading (a
+loop driven by an uninitialised value is left to the memory check's run).
 """
 
 from . import config, memcheck
 
 MAX_RERUNS = 2
+# How the proxy (grader/boundary/proxy.c, death_meanings) names a student
+# process ended at its CPU or memory limit rather than by its own fault.
+LIMIT_KILLS = ("(SIGKILL: stopped at", "(SIGXCPU: stopped at")
 
 
 def first_line(test):
@@ -38,7 +45,8 @@ def crashed(suite_results):
     the suites reported them), at most MAX_RERUNS."""
     chosen = {}
     for test in sorted(suite_results, key=lambda t: t.hidden):   # a public test first, where one shows it
-        if not test.passed and "crash" in test.flags and first_line(test) not in chosen:
+        if not test.passed and "crash" in test.flags and first_line(test) not in chosen and \
+                not any(words in first_line(test) for words in LIMIT_KILLS):
             chosen[first_line(test)] = test
             if len(chosen) == MAX_RERUNS:
                 break

@@ -38,6 +38,24 @@ class Crashed(unittest.TestCase):
                  TestResult("task1::c", 1, "failed", "returned true; the position is N")]
         self.assertEqual(crashline.crashed(tests), {})
 
+    def test_not_a_process_killed_at_its_limit(self):
+        # valgrind finds nothing in it, and its rerun would run to the limit again
+        tests = [crash("task1::slow", "grundy_is_n_position({19=1}) crashed the student process "
+                       "(SIGKILL: stopped at its memory or CPU limit)"),
+                 crash("task1::spin", "grundy_is_p_position({3=1}) crashed the student process "
+                       "(SIGXCPU: stopped at its CPU limit)"),
+                 crash("task1::a")]
+        self.assertEqual([t.id for t in crashline.crashed(tests).values()], ["task1::a"])
+
+    def test_the_limit_words_are_the_proxys(self):
+        proxy = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "..", "grader",
+                             "boundary", "proxy.c")
+        with open(proxy, encoding="utf-8") as handle:
+            source = handle.read()
+        for words in crashline.LIMIT_KILLS:
+            signal, text = words.strip("(").split(": ", 1)
+            self.assertIn(f'{{{signal}, "{text}', source)
+
 
 class Locate(unittest.TestCase):
     def locate(self, findings, tests, program="bin/student_dynamic"):
