@@ -84,14 +84,11 @@ def totals(files):
 
 def write(files, sources, out_dir):
     """OUT/coverage/index.html and cobertura.xml (GitLab's coverage in merge
-    requests), each written beside and renamed."""
+    requests), each whole or not at all (safefs.write_atomic)."""
     os.makedirs(out_dir, exist_ok=True)
     for name, text in (("index.html", render_html(files, sources)),
                        (COBERTURA, render_cobertura(files))):
-        path = os.path.join(out_dir, name)
-        with open(path + ".tmp", "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(path + ".tmp", path)
+        safefs.write_atomic(os.path.join(out_dir, name), text)
 
 
 def _rate(part, whole):

@@ -50,7 +50,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from . import build, challenge, checks, config, coverage, crashline, growth, guard, memcheck, pace, reports, rubric, sandbox, standin, suites, timing
+from . import build, challenge, checks, config, coverage, crashline, growth, guard, memcheck, pace, reports, rubric, safefs, sandbox, standin, suites, timing
 from . import scratch as scratch_dir
 from .results import TestResult, flags_of
 
@@ -899,11 +899,9 @@ def _save_log(ctx, result, cwd):
         what = kind + made
     path = os.path.join(ctx.out, "logs", f"{number:02d}-{what}.txt")
     try:
-        with open(path + ".tmp", "w", encoding="utf-8") as handle:
-            handle.write(f"$ {' '.join(result.argv)}\n# {result.describe()}, "
-                         f"{result.wall_seconds:.2f} s wall, {result.stdout_bytes} bytes stdout, "
-                         f"{result.stderr_bytes} bytes stderr\n\n== stdout ==\n{result.stdout}\n"
-                         f"== stderr ==\n{result.stderr}\n")
-        os.replace(path + ".tmp", path)
+        safefs.write_atomic(path, f"$ {' '.join(result.argv)}\n# {result.describe()}, "
+                            f"{result.wall_seconds:.2f} s wall, {result.stdout_bytes} bytes stdout, "
+                            f"{result.stderr_bytes} bytes stderr\n\n== stdout ==\n{result.stdout}\n"
+                            f"== stderr ==\n{result.stderr}\n", durable=False)
     except OSError as error:   # a log not kept is said, and never ends the phase that ran
         ctx.log(f"grade: the log {os.path.basename(path)} was not written: {error}")
