@@ -161,8 +161,12 @@ def results_of_build_tests(builds):
         flags = [f"rejected:{n}" for n in b.rejected_names]
         if not b.compiled:   # missing, or not compiling: the legend's not_compiled
             flags.append("not_compiled")
-        tests.append(TestResult(f"build::{file}", task, "failed", f"{file} was not accepted:\n{why}",
-                                kind="build", flags=flags))
+        # The first line, which the feedback's summary shows, names the
+        # first reason (a compiler's first error); the whole follows.
+        lines = why.splitlines() or [why]
+        headline = next((line for line in lines if " error: " in line), lines[0])
+        message = f"{file} was not accepted: {headline}" + (f"\n{why}" if len(lines) > 1 else "")
+        tests.append(TestResult(f"build::{file}", task, "failed", message, kind="build", flags=flags))
     return tests
 
 
