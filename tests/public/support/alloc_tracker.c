@@ -9,12 +9,14 @@
  * They are stored disguised (XORed with a mask): otherwise valgrind would
  * find them in the set and call every leaked block "still reachable".
  *
- * What the given code can see through them (issue 27.4): the bytes a
- * realloc adds to a block are filled with ALLOC_POISON, so a copy that
- * reads entries past a position's size reads them (checked_memcpy.c's
- * memmove says so), except under valgrind, which must still see them
- * uninitialised; and realloc(p, 0), which frees the block (glibc), stops
- * the test where there is one to stop (make test).
+ * What the given code can see through them (issue 27.4): a new block's
+ * bytes (its first POISON_CAP, as AddressSanitizer's malloc does) and the
+ * bytes a realloc adds to a block are filled with ALLOC_POISON, so a field
+ * never written is 0xa5a5a5a5, never a lucky 0 from a fresh page, and a
+ * copy that reads entries past a position's size reads them
+ * (checked_memcpy.c's memmove says so); except under valgrind, which must
+ * still see them uninitialised. realloc(p, 0), which frees the block
+ * (glibc), stops the test where there is one to stop (make test).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -155,11 +157,20 @@ alloc_state alloc_block_state(const void *block)
     return ALLOC_NOT_LIVE;
 }
 
+static bool poisoning(void);
+
+/* How many bytes of a new block are filled: its fields and small arrays,
+ * not a large table's pages, which would all become resident. */
+enum { POISON_CAP = 4096 };
+
 void *__wrap_malloc(size_t size)
 {
     void *block = __real_malloc(size);
-    if (block != NULL)
+    if (block != NULL) {
+        if (poisoning())
+            memset(block, ALLOC_POISON, size < POISON_CAP ? size : POISON_CAP);
         insert(block, allocating_moves());
+    }
     return block;
 }
 

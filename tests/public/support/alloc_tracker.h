@@ -42,8 +42,8 @@ alloc_state alloc_block_state(const void *block) __attribute__((weak));
  * already freed the array it sent (grader/boundary/proxy.c). */
 size_t alloc_blocks_of_a_returned_array(void);
 
-/* The byte that fills what realloc adds to a block (alloc_tracker.c):
- * an entry made of it was never written. */
+/* The byte that fills a new block and what realloc adds to a block
+ * (alloc_tracker.c): an entry made of it was never written. */
 enum { ALLOC_POISON = 0xa5 };
 
 #endif /* ALLOC_TRACKER_H */

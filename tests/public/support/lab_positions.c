@@ -85,6 +85,18 @@ void lab_expect_made(const void *result, const char *section, const char *format
                "in these tests.%s", call, blocks_made_note());
 }
 
+/* " (...never written...)" when every byte of the field is ALLOC_POISON,
+ * which fills every new block (alloc_tracker.c), or "". */
+static const char *never_written(const void *field, size_t size)
+{
+    const unsigned char *bytes = field;
+    for (size_t i = 0; i < size; i++)
+        if (bytes[i] != ALLOC_POISON)
+            return "";
+    return " (every byte 0xa5: the tests fill each new block with 0xa5, so this field was never "
+           "written; set every field where the position is made)";
+}
+
 size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, const char *what)
 {
     /* What the call did, read from the heap since this step's trace. */
@@ -92,19 +104,21 @@ size_t lab_expand_at_most(const grundy_position *p, int *heaps, size_t max, cons
                "NULL only when memory runs out, which never happens in these tests.%s", what,
                blocks_made_note());
     lab_trace("reading the entries of %s", what);
-    LAB_EXPECT(p->size <= p->capacity, SECTION_INVARIANT,
-               "%s has size %zu > capacity %zu", what, p->size, p->capacity);
+    LAB_EXPECT(p->size <= p->capacity, SECTION_INVARIANT, "%s has size %zu%s > capacity %zu%s", what,
+               p->size, never_written(&p->size, sizeof p->size), p->capacity,
+               never_written(&p->capacity, sizeof p->capacity));
     LAB_EXPECT(p->size == 0 || p->entries != NULL, SECTION_INVARIANT,
-               "%s has size %zu but entries is NULL", what, p->size);
+               "%s has size %zu%s but entries is NULL", what, p->size,
+               never_written(&p->size, sizeof p->size));
     size_t n = 0;
     for (size_t i = 0; i < p->size; i++) {
         heap_count e = p->entries[i];
         LAB_EXPECT(e.height >= 3, SECTION_INVARIANT,
-                   "%s stores height %d at entries[%zu]; only heights >= 3 may be stored", what,
-                   e.height, i);
+                   "%s stores height %d%s at entries[%zu]; only heights >= 3 may be stored", what,
+                   e.height, never_written(&e.height, sizeof e.height), i);
         LAB_EXPECT(e.count >= 1, SECTION_INVARIANT,
-                   "%s stores count %d for height %d; an entry with no heaps must be removed",
-                   what, e.count, e.height);
+                   "%s stores count %d%s for height %d; an entry with no heaps must be removed",
+                   what, e.count, never_written(&e.count, sizeof e.count), e.height);
         LAB_EXPECT(i == 0 || p->entries[i - 1].height < e.height, SECTION_INVARIANT,
                    "%s: entries[%zu].height = %d follows %d; heights must be strictly ascending "
                    "(each height once)",
