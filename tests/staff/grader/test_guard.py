@@ -28,6 +28,7 @@ PROGRAM = r"""
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static volatile char sink;
 
@@ -69,6 +70,43 @@ int main(int argc, char **argv)
             p[39] = 1;
         }
         sink = (char)first[3];
+        return 0;
+    }
+    if (strcmp(what, "churn") == 0) {
+        /* a long search: millions of blocks made and freed, some kept, in a
+         * small address space (the least the pace gives a student
+         * process): none may fail, under the guard as natively */
+        struct rlimit limit = {128ul << 20, 128ul << 20};
+        if (setrlimit(RLIMIT_AS, &limit) != 0) return 40;
+        char *kept[64] = {0};
+        for (long i = 0; i < 3000000; i++) {
+            size_t size = (size_t)(i % 200) + 1;
+            char *p = i % 5 == 0 ? calloc(size, 1) : malloc(size);
+            if (p == NULL) return 41;
+            if (i % 5 == 0 && p[size - 1] != 0) return 42;
+            p[0] = p[size - 1] = 1;
+            if (i % 1000 == 0) {
+                free(kept[i / 1000 % 64]);
+                kept[i / 1000 % 64] = p;
+            } else
+                free(p);
+        }
+        char *grown = NULL;
+        for (size_t n = 1; n < (1u << 22); n *= 2)
+            if ((grown = realloc(grown, n)) == NULL) return 43;
+        return 0;
+    }
+    if (strcmp(what, "quarantine") == 0) {
+        /* past the guarded blocks, a freed block waits before its reuse,
+         * and holds poison meanwhile */
+        for (int i = 0; i < 70000; i++)
+            free(malloc(24));
+        long *freed = malloc(3 * sizeof *freed);
+        freed[0] = 7;
+        free(freed);
+        if (freed[0] == 7) return 50;
+        for (int i = 0; i < 512; i++)
+            if (malloc(24) == (void *)freed) return 51;
         return 0;
     }
     if (strcmp(what, "poison") == 0) {
@@ -152,6 +190,17 @@ class AllocatorTest(unittest.TestCase):
     def test_more_live_blocks_than_mappings_never_fail(self):
         # past GUARDED_MAX the pool serves them; the first block's guard holds
         self.assertEqual(self.run_case(self.guarded, "many-live").returncode, -signal.SIGSEGV)
+
+    def test_a_long_search_never_runs_out(self):
+        # millions of blocks over a test, in 128 MiB of address space: the
+        # guard must not be why a correct program fails (a solver without
+        # its memo once failed Task 5's memory check here)
+        for program in (self.guarded, self.plain):
+            with self.subTest(program):
+                self.assertEqual(self.run_case(program, "churn").returncode, 0)
+
+    def test_a_pooled_block_waits_before_its_reuse(self):
+        self.assertEqual(self.run_case(self.guarded, "quarantine").returncode, 0)
 
     def test_the_grain_is_eight_bytes(self):
         # the documented limit (boundary README): a 12-byte block's last 4
