@@ -132,6 +132,14 @@ class Lab:
         build/grader-NAME (the Makefile computes the same)."""
         return f"-{self.variant}" if self.variant else ""
 
+    @property
+    def grading_cap_seconds(self):
+        """One grading's time cap before the pace: grading_seconds_per_task
+        for each task of the term, whose suites, memory check and growth
+        run each take their share, so a term with every task on gives an
+        honest slow solver the room a term of three gives it."""
+        return self.limits["grading_seconds_per_task"] * len(self.tasks)
+
     def task(self, number):
         for t in self.all_tasks:
             if t.number == number:
@@ -305,7 +313,7 @@ def load(path=PATH):
                headers=tuple(lab.get("headers", "").split()), tasks=tasks, all_tasks=all_tasks,
                functions=tuple(f for f in functions if f.task in chosen),
                timing_ratio=ratio, calibration_runs=_int(timing.get("calibration_runs", "3"), where),
-               shapes=shapes, public_positions=public, limits=_limits(parser, path))
+               shapes=shapes, public_positions=public, limits=_limits(parser, path, len(tasks)))
 
 
 def _checks(parser, path):
@@ -338,7 +346,7 @@ RESERVED_SUITES = ("build", "memory", "growth", "timing", "memo", "speed")
 # says what each one is). C reads them as GRADER_<KEY> (grader_limits.h).
 LIMITS = ("call_seconds", "timeouts_before_short_limit", "short_call_seconds", "student_cpu_seconds",
           "student_address_space_mib", "valgrind_quit_seconds", "coverage_quit_seconds",
-          "linger_seconds", "grading_wall_seconds", "grading_cap_ceiling_seconds",
+          "linger_seconds", "grading_seconds_per_task", "grading_cap_ceiling_seconds",
           "test_seconds", "valgrind_test_seconds", "runner_seconds", "valgrind_runner_seconds",
           "rescue_runner_seconds", "crash_rerun_seconds",
           "compile_cpu_seconds", "compile_wall_seconds", "build_wall_seconds",
@@ -361,20 +369,23 @@ LIMIT_RULES = (
     ("test_seconds", "runner_seconds", True, "a runner's backstop must not end a test that may still run"),
     ("valgrind_test_seconds", "valgrind_runner_seconds", True,
      "a runner's backstop must not end a test that may still run"),
-    ("grading_wall_seconds", "grading_cap_ceiling_seconds", False, "the cap, scaled, is never below the unscaled"),
     ("compile_cpu_seconds", "compile_wall_seconds", False, "CPU time cannot exceed a single process's wall time"),
     ("compile_wall_seconds", "build_wall_seconds", False, "one compile fits in the whole build's budget"),
     ("tool_cpu_seconds", "tool_wall_seconds", False, "CPU time cannot exceed a single process's wall time"),
     ("gcovr_cpu_seconds", "gcovr_wall_seconds", False, "CPU time cannot exceed a single process's wall time"),
-    ("coverage_wall_seconds", "grading_wall_seconds", True,
-     "coverage's budget ends inside the grading's time cap"),
     ("timing_cpu_seconds", "timing_wall_seconds", False, "CPU time cannot exceed a single process's wall time"),
     ("calibration_cpu_seconds", "calibration_wall_seconds", False,
      "CPU time cannot exceed a single process's wall time"),
+    # grading_wall_seconds is not a key: it is the cap (Lab.grading_cap_seconds).
+    ("grading_wall_seconds", "grading_cap_ceiling_seconds", False, "the cap, scaled, is never below the unscaled"),
+    ("coverage_wall_seconds", "grading_wall_seconds", True,
+     "coverage's budget ends inside the grading's time cap"),
 )
 
 
-def _limits(parser, path):
+def _limits(parser, path, task_count):
+    """[limits], with the rules between them; the grading's cap is derived
+    from the term: grading_seconds_per_task for each of its tasks."""
     if "limits" not in parser:
         _fail(f"{path} [limits]", "the section is missing")
     section, where = parser["limits"], f"{path} [limits]"
@@ -391,11 +402,20 @@ def _limits(parser, path):
             _fail(where, f"{key} '{section[key]}' is not a number")
         if not values[key] > 0:
             _fail(where, f"{key} must be above 0")
+    ruled = dict(values, grading_wall_seconds=values["grading_seconds_per_task"] * task_count)
     for low, high, strict, why in LIMIT_RULES:
-        if values[low] > values[high] or (strict and values[low] == values[high]):
-            _fail(where, f"{low} = {values[low]:g} must be {'below' if strict else 'at most'} "
-                         f"{high} = {values[high]:g}: {why}")
+        if ruled[low] > ruled[high] or (strict and ruled[low] == ruled[high]):
+            _fail(where, f"{_limit_name(low, task_count)} = {ruled[low]:g} must be "
+                         f"{'below' if strict else 'at most'} {_limit_name(high, task_count)} = "
+                         f"{ruled[high]:g}: {why}")
     return values
+
+
+def _limit_name(key, task_count):
+    """A limit as the instructor wrote it: the cap is named by its key."""
+    if key == "grading_wall_seconds":
+        return f"the grading's cap (grading_seconds_per_task x {task_count} tasks)"
+    return key
 
 
 def term_text(path=PATH):

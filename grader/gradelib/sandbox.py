@@ -83,8 +83,9 @@ _uid_locks = []    # [(open lock file, uid)] of the uids this process holds: the
 _group = None      # this process's cgroup.Group, when root (see _grading_cgroup)
 SANDBOX_TMP_BYTES = 64 << 20   # each run's private /tmp (valgrind's temporary files, gcc's)
 # One grading of any submission ends within this many seconds of wall time
-# (Mode.start_clock; [limits] grading_wall_seconds in grader/lab.ini).
-GRADING_WALL_SECONDS = labdef.lab().limits["grading_wall_seconds"]
+# (Mode.start_clock): [limits] grading_seconds_per_task in grader/lab.ini for
+# each task of the term.
+GRADING_WALL_SECONDS = labdef.lab().grading_cap_seconds
 
 # The system a sandboxed run sees under bubblewrap: a fresh root (a tmpfs
 # that bubblewrap makes) holding only these, read-only, then the run's own

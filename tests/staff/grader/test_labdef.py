@@ -39,7 +39,7 @@ student_address_space_mib = 512
 valgrind_quit_seconds = 10
 coverage_quit_seconds = 3
 linger_seconds = 0.05
-grading_wall_seconds = 90
+grading_seconds_per_task = 30
 grading_cap_ceiling_seconds = 480
 test_seconds = 15
 valgrind_test_seconds = 90
@@ -178,16 +178,32 @@ class Definition(unittest.TestCase):
         # Each rule of LIMIT_RULES, broken in turn: the definition does
         # not load, and the error names both keys (a test's time-out set
         # below a call's, for instance).
+        # The grading's cap is no key: it is grading_seconds_per_task for
+        # each task, and the error names that key.
         self.assertTrue(labdef.LIMIT_RULES)
+        tasks = len(labdef.load(self.write("good.ini", MINIMAL)).tasks)
+        per_task = float(re.search(r"^grading_seconds_per_task = (\S+)$", MINIMAL, re.M).group(1))
+
+        def value_of(key):
+            if key == "grading_wall_seconds":
+                return per_task * tasks
+            return float(re.search(rf"^{key} = (\S+)$", MINIMAL, re.M).group(1))
+
+        def named(key):
+            return "grading_seconds_per_task" if key == "grading_wall_seconds" else key
+
         for low, high, strict, _ in labdef.LIMIT_RULES:
             with self.subTest(f"{low} vs {high}"):
-                value = float(re.search(rf"^{low} = (\S+)$", MINIMAL, re.M).group(1))
-                broken = value if strict else value - 1
-                text = re.sub(rf"^{high} = .*$", f"{high} = {broken:g}", MINIMAL, flags=re.M)
+                broken = value_of(low) if strict else value_of(low) - 1
+                if high == "grading_wall_seconds":
+                    line = f"grading_seconds_per_task = {broken / tasks:g}"
+                else:
+                    line = f"{high} = {broken:g}"
+                text = re.sub(rf"^{named(high)} = .*$", line, MINIMAL, flags=re.M)
                 with self.assertRaises(labdef.LabDefinitionError) as caught:
                     labdef.load(self.write("bad.ini", text))
-                self.assertIn(low, str(caught.exception))
-                self.assertIn(high, str(caught.exception))
+                self.assertIn(named(low), str(caught.exception))
+                self.assertIn(named(high), str(caught.exception))
         text = re.sub(r"^test_seconds = .*$", "test_seconds = 8", MINIMAL, flags=re.M)
         with self.assertRaises(labdef.LabDefinitionError) as caught:
             labdef.load(self.write("bad.ini", text))
