@@ -391,7 +391,9 @@ def _limits(parser, path, task_count):
     section, where = parser["limits"], f"{path} [limits]"
     unknown = sorted(set(section) - set(LIMITS))
     if unknown:
-        _fail(where, f"unknown key{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+        renamed = {"grading_wall_seconds": "grading_seconds_per_task, the seconds of each task of the term"}
+        hints = "".join(f"; {key} is now {renamed[key]}" for key in unknown if key in renamed)
+        _fail(where, f"unknown key{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}{hints}")
     values = {}
     for key in LIMITS:
         try:

@@ -174,6 +174,14 @@ class Definition(unittest.TestCase):
         for fallback in fallbacks:
             self.assertRegex(fallback.strip(), r"^GRADER_[A-Z_]+$")
 
+    def test_the_old_cap_key_names_its_replacement(self):
+        # a term file from before the cap followed the term
+        text = MINIMAL.replace("grading_seconds_per_task = 30", "grading_wall_seconds = 90")
+        with self.assertRaises(labdef.LabDefinitionError) as caught:
+            labdef.load(self.write("old.ini", text))
+        self.assertIn("unknown key: grading_wall_seconds; grading_wall_seconds is now "
+                      "grading_seconds_per_task", str(caught.exception))
+
     def test_rules_between_limits_name_both_keys(self):
         # Each rule of LIMIT_RULES, broken in turn: the definition does
         # not load, and the error names both keys (a test's time-out set
